@@ -1,0 +1,35 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Both create .venv on first
+# use with every dependency pinned (requirements.txt, constrained by requirements.lock).
+SHELL := /bin/bash
+VENV := $(CURDIR)/.venv
+PYTHON ?= python3
+INSTALLED := $(VENV)/.installed
+export PATH := $(VENV)/bin:$(PATH)
+CORES ?= 2
+
+.PHONY: demo test install report dag clean
+
+install: $(INSTALLED)
+
+$(INSTALLED): requirements.txt requirements.lock pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(VENV)/bin/python -m pip install --quiet --upgrade setuptools wheel
+	$(VENV)/bin/python -m pip install --quiet -r requirements.txt -c requirements.lock
+	# fairseq's build needs torch; build it against the pinned torch already installed.
+	$(VENV)/bin/python -m pip install --quiet --no-build-isolation fairseq-fixed==0.12.3.1 -c requirements.lock
+	$(VENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
+	$(VENV)/bin/python -m pip check
+	touch $@
+
+demo: $(INSTALLED)
+	$(VENV)/bin/snakemake --cores $(CORES)
+	$(VENV)/bin/snakemake --cores $(CORES) --report results/report.html
+
+test: $(INSTALLED)
+	$(VENV)/bin/python -m pytest
+
+dag: $(INSTALLED)
+	$(VENV)/bin/snakemake --rulegraph mermaid-js > results/rulegraph.mmd
+
+clean:
+	rm -rf results .snakemake

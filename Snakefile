@@ -1,0 +1,24 @@
+# natcomp: compositionality tests for NLP models on natural language.
+# The default config is the offline demo; config/paper.yaml is the paper scale.
+from snakemake.utils import min_version
+
+min_version("9.20")
+
+
+configfile: "config/config.yaml"
+
+
+report: "workflow/report/workflow.rst"
+
+
+include: "workflow/rules/common.smk"
+include: "workflow/rules/demo.smk"
+include: "workflow/rules/download.smk"
+include: "workflow/rules/corpus.smk"
+include: "workflow/rules/nmt.smk"
+
+
+rule all:
+    default_target: True
+    input:
+        "results/tables/bleu.tsv",

@@ -1,0 +1,143 @@
+"""Atomic output files and strict reading of line-based text files.
+
+Every file natcomp writes goes through :func:`atomic_path` or :func:`atomic_open`: the data
+is written under a temporary name in the same directory and renamed into place only when
+the writer finished without an exception, so a killed or failing job never leaves a file
+that looks complete.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import gzip
+import os
+import tempfile
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import IO
+
+from natcomp.errors import InputError
+
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+
+
+@contextlib.contextmanager
+def atomic_path(path: str | Path) -> Iterator[Path]:
+    """Yield a temporary path next to ``path``; rename it to ``path`` on success.
+
+    On an exception the temporary file is removed and ``path`` is left untouched.
+    """
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    os.close(fd)
+    tmp = Path(tmp_name)
+    # mkstemp creates 0600 files; give the result the permissions a plain open() would.
+    os.chmod(tmp, 0o666 & ~_UMASK)
+    try:
+        yield tmp
+        os.replace(tmp, target)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
+@contextlib.contextmanager
+def atomic_open(path: str | Path, mode: str = "w", encoding: str | None = "utf-8") -> Iterator[IO]:
+    """Open a temporary file for writing; it replaces ``path`` when the block succeeds.
+
+    Text mode writes UTF-8 with ``\\n`` line ends; a ``.gz`` target is gzip-compressed
+    (with a fixed mtime, so equal content gives equal bytes).
+    """
+    binary = "b" in mode
+    with atomic_path(path) as tmp:
+        if str(path).endswith(".gz"):
+            raw = open(tmp, "wb")
+            gz = gzip.GzipFile(filename="", mode="wb", fileobj=raw, mtime=0)
+            handle = gz if binary else _text_wrapper(gz, encoding)
+            try:
+                yield handle
+            finally:
+                handle.close()
+                raw.close()
+        else:
+            kwargs = {} if binary else {"encoding": encoding, "newline": "\n"}
+            with open(tmp, mode, **kwargs) as handle:
+                yield handle
+
+
+def _text_wrapper(binary: IO[bytes], encoding: str | None) -> IO[str]:
+    import io
+
+    return io.TextIOWrapper(binary, encoding=encoding or "utf-8", newline="\n")
+
+
+def write_lines(path: str | Path, lines: Iterable[str]) -> int:
+    """Write one line per item atomically; return the number of lines written."""
+    count = 0
+    with atomic_open(path) as out:
+        for line in lines:
+            out.write(line)
+            out.write("\n")
+            count += 1
+    return count
+
+
+def open_text(path: str | Path) -> IO[str]:
+    """Open a UTF-8 text file for reading; ``.gz`` files are decompressed on the fly."""
+    if str(path).endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8", newline="\n")
+    return open(path, encoding="utf-8", newline="\n")
+
+
+def iter_lines(path: str | Path, allow_empty: bool = False) -> Iterator[str]:
+    """Yield the lines of a UTF-8 text file without their line ends.
+
+    Raises :class:`InputError` naming the file and line for bytes that are not UTF-8 and,
+    unless ``allow_empty``, for empty or whitespace-only lines.
+    """
+    opener = gzip.open if str(path).endswith(".gz") else open
+    try:
+        with opener(path, "rb") as handle:
+            for number, raw in enumerate(handle, start=1):
+                try:
+                    text = raw.decode("utf-8").rstrip("\r\n")
+                except UnicodeDecodeError as error:
+                    raise InputError(path, f"not valid UTF-8 ({error.reason} at byte {error.start})", number) from None
+                if not allow_empty and not text.strip():
+                    raise InputError(path, "empty line; expected one non-empty sentence per line", number)
+                yield text
+    except FileNotFoundError:
+        raise InputError(path, "file not found") from None
+    except (OSError, EOFError) as error:
+        raise InputError(path, f"cannot read: {error}") from None
+
+
+def read_lines(path: str | Path, allow_empty: bool = False) -> list[str]:
+    """All lines of a UTF-8 text file, checked like :func:`iter_lines`."""
+    return list(iter_lines(path, allow_empty=allow_empty))
+
+
+def count_lines(path: str | Path) -> int:
+    """Number of lines of a (possibly gzipped) text file, counted on bytes."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    count = 0
+    last = b"\n"
+    with opener(path, "rb") as handle:
+        while chunk := handle.read(1 << 20):
+            count += chunk.count(b"\n")
+            last = chunk[-1:]
+    return count + (last != b"\n")
+
+
+def check_parallel(source: str | Path, target: str | Path) -> int:
+    """Check that two parallel files have the same number of lines; return it."""
+    n_source, n_target = count_lines(source), count_lines(target)
+    if n_source != n_target:
+        raise InputError(
+            source,
+            f"has {n_source} lines but its parallel file {target} has {n_target}; "
+            "expected the same number of lines in both",
+        )
+    return n_source

@@ -1,0 +1,103 @@
+"""Read the corpus releases the MT family trains and evaluates on.
+
+Two layouts (see ``config/README.md``):
+
+* a Tatoeba-Challenge language-pair tar (``<anything>/<pair>/train.src.gz``,
+  ``train.trg.gz``, ...), whatever folder the release puts the pair in;
+* the FLORES-101 tarball (``<anything>/dev/<lang>.dev``, ``<anything>/devtest/<lang>.devtest``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import shutil
+import tarfile
+from pathlib import Path, PurePosixPath
+
+from natcomp.errors import InputError
+from natcomp.files import atomic_open, check_parallel, iter_lines
+
+
+def _members(archive: tarfile.TarFile, tar_path: Path) -> dict[str, tarfile.TarInfo]:
+    try:
+        return {member.name: member for member in archive.getmembers() if member.isfile()}
+    except (tarfile.TarError, OSError, EOFError) as error:
+        raise InputError(tar_path, f"damaged or truncated tar archive: {error}") from None
+
+
+def _find_member(members: dict[str, tarfile.TarInfo], suffix: str, tar_path: Path) -> tarfile.TarInfo:
+    """The one member whose path ends with ``suffix`` (path components, not characters)."""
+    wanted = PurePosixPath(suffix).parts
+    hits = [m for name, m in members.items() if PurePosixPath(name).parts[-len(wanted) :] == wanted]
+    if not hits:
+        raise InputError(tar_path, f"no member */{suffix} in the archive; expected a release with that file")
+    if len(hits) > 1:
+        names = ", ".join(sorted(m.name for m in hits))
+        raise InputError(tar_path, f"several members match */{suffix} ({names}); expected exactly one")
+    return hits[0]
+
+
+def _copy_member_text(archive: tarfile.TarFile, member: tarfile.TarInfo, destination: Path, tar_path: Path) -> None:
+    """Write a member (gzipped or not) as plain UTF-8 text, atomically."""
+    source = archive.extractfile(member)
+    if source is None:
+        raise InputError(tar_path, f"member {member.name} cannot be read")
+    try:
+        if member.name.endswith(".gz"):
+            source = gzip.GzipFile(fileobj=source)
+        with atomic_open(destination, "wb") as out:
+            shutil.copyfileobj(source, out, 1 << 20)
+    except (OSError, EOFError, tarfile.TarError) as error:
+        raise InputError(tar_path, f"member {member.name} is damaged or truncated: {error}") from None
+
+
+def _open_tar(tar_path: Path) -> tarfile.TarFile:
+    try:
+        return tarfile.open(tar_path)
+    except (tarfile.TarError, OSError, EOFError) as error:
+        raise InputError(tar_path, f"not a readable tar archive: {error}") from None
+
+
+def extract_tatoeba(tar_path: str | Path, pair: str, split: str, source_out: str | Path, target_out: str | Path) -> int:
+    """Extract one split (``train``, ``dev`` or ``test``) of a Tatoeba pair tar.
+
+    ``source_out`` receives the ``.src`` side (the pair's first language) and
+    ``target_out`` the ``.trg`` side, as plain text. Returns the number of lines; raises
+    :class:`InputError` when the files are missing or have different line counts.
+    """
+    tar_path = Path(tar_path)
+    suffix = ".gz" if split == "train" else ""
+    with _open_tar(tar_path) as archive:
+        members = _members(archive, tar_path)
+        src = _find_member(members, f"{pair}/{split}.src{suffix}", tar_path)
+        trg = _find_member(members, f"{pair}/{split}.trg{suffix}", tar_path)
+        _copy_member_text(archive, src, Path(source_out), tar_path)
+        _copy_member_text(archive, trg, Path(target_out), tar_path)
+    return _check_or_remove(source_out, target_out)
+
+
+def extract_flores(
+    tar_path: str | Path, split: str, source_lang: str, target_lang: str, source_out: str | Path, target_out: str | Path
+) -> int:
+    """Extract one FLORES-101 split (``dev`` or ``devtest``) for two ISO 639-3 languages."""
+    tar_path = Path(tar_path)
+    with _open_tar(tar_path) as archive:
+        members = _members(archive, tar_path)
+        for lang, out in ((source_lang, source_out), (target_lang, target_out)):
+            member = _find_member(members, f"{split}/{lang}.{split}", tar_path)
+            _copy_member_text(archive, member, Path(out), tar_path)
+    return _check_or_remove(source_out, target_out)
+
+
+def _check_or_remove(source_out: str | Path, target_out: str | Path) -> int:
+    """Line-count, UTF-8 and empty-line checks of an extracted pair; on failure no output is left."""
+    try:
+        n = check_parallel(source_out, target_out)
+        for path in (source_out, target_out):
+            for _ in iter_lines(path):
+                pass
+        return n
+    except InputError:
+        Path(source_out).unlink(missing_ok=True)
+        Path(target_out).unlink(missing_ok=True)
+        raise
