@@ -16,9 +16,13 @@ include: "workflow/rules/demo.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/nmt.smk"
+include: "workflow/rules/mt_tests.smk"
 
 
 rule all:
     default_target: True
     input:
         "results/tables/bleu.tsv",
+        "results/tables/systematicity.tsv",
+        "results/figures/systematicity.png",
+        "results/tables/manual_analysis.tsv",

@@ -14,21 +14,27 @@ def test_perfect_and_partial_bleu():
 
 
 def test_bleu_files_and_table(tmp_path):
-    (tmp_path / "hyp").write_text("De dichter ziet de koning.\n\n")
+    (tmp_path / "src").write_text("The poet sees the king.\nThe child sleeps.\n")
     (tmp_path / "ref").write_text("De dichter ziet de koning.\nHet kind slaapt.\n")
+    translations = {"The poet sees the king.": "De dichter ziet de koning.", "The child sleeps.": ""}
     rows = []
     for seed in (2, 1):
         out = tmp_path / f"{seed}.tsv"
-        write_bleu(tmp_path / "hyp", tmp_path / "ref", "nl", {"size": "small", "seed": seed, "split": "dev"}, out)
+        keys = {"size": "small", "seed": seed, "split": "dev"}
+        write_bleu(translations, tmp_path / "src", tmp_path / "ref", "nl", keys, out)
         rows.append(out)
     table = gather_bleu(rows, tmp_path / "bleu.tsv")
     assert list(table.columns) == BLEU_COLUMNS
     assert list(pd.read_csv(tmp_path / "bleu.tsv", sep="\t")["seed"]) == [1, 2]
+    assert 0 < table["bleu"].iloc[0] < 100
 
 
-def test_line_count_mismatch(tmp_path):
-    (tmp_path / "hyp").write_text("a\n")
+def test_missing_translation_and_line_mismatch(tmp_path):
+    (tmp_path / "src").write_text("a\nb\n")
     (tmp_path / "ref").write_text("a\nb\n")
-    with pytest.raises(InputError, match="has 1 lines but the references"):
-        write_bleu(tmp_path / "hyp", tmp_path / "ref", "nl", {}, tmp_path / "o.tsv")
+    with pytest.raises(InputError, match="1 source sentences have no translation, e.g. 'b'"):
+        write_bleu({"a": "a"}, tmp_path / "src", tmp_path / "ref", "nl", {}, tmp_path / "o.tsv")
+    (tmp_path / "ref").write_text("a\n")
+    with pytest.raises(InputError, match="has 2 lines but the references"):
+        write_bleu({"a": "a", "b": "b"}, tmp_path / "src", tmp_path / "ref", "nl", {}, tmp_path / "o.tsv")
     assert not (tmp_path / "o.tsv").exists()

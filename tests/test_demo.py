@@ -28,9 +28,44 @@ def test_bleu_table(demo_run):
     assert full > small, "more training data must help on the demo language"
 
 
-def test_report_lists_the_bleu_table(demo_run):
+def test_report_lists_tables_and_figures(demo_run):
     report = (demo_run / "results" / "report.html").read_text()
-    assert "bleu.tsv" in report
+    for name in ("bleu.tsv", "systematicity.tsv", "substitutivity.tsv", "overgeneralisation.tsv",
+                 "systematicity.png", "overgeneralisation.png", "manual_analysis.tsv"):
+        assert name in report, name
+
+
+def read_table(demo_run, name):
+    return pd.read_csv(demo_run / "results" / "tables" / name, sep="\t")
+
+
+def test_systematicity_is_meaningful(demo_run):
+    table = read_table(demo_run, "systematicity.tsv")
+    assert set(table["condition"]) == {"np_prime", "vp_prime", "s1_prime", "s3"}
+    assert set(table["data_type"]) == {"synthetic", "natural"}
+    assert table["n"].min() > 0
+    by_size = table.groupby("size")["consistency"].mean()
+    assert by_size["full"] > by_size["small"], "the better model is more consistent"
+    by_condition = table.groupby("condition")["consistency"].mean()
+    assert by_condition["s1_prime"] > by_condition["s3"], "a minimal change disturbs S2 less than a new S1"
+
+
+def test_substitutivity_is_meaningful(demo_run):
+    table = read_table(demo_run, "substitutivity.tsv")
+    assert table["pair"].nunique() == 20
+    assert table["synonym_consistency"].mean() > table["consistency"].mean()
+
+
+def test_overgeneralisation_changes_over_checkpoints(demo_run):
+    table = read_table(demo_run, "overgeneralisation.tsv")
+    assert table["idiom"].nunique() == 20
+    curve = table[table["data_type"] == "synthetic"].groupby(["size", "checkpoint"])["overgeneralisation"].mean()
+    assert (curve.groupby("size").max() - curve.groupby("size").min()).max() > 0.05, curve
+
+
+def test_figures_are_pngs(demo_run):
+    for name in ("systematicity", "substitutivity", "substitutivity_per_synonym", "overgeneralisation"):
+        assert (demo_run / "results" / "figures" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_second_run_has_nothing_to_do(demo_run):

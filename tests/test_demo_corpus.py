@@ -456,8 +456,15 @@ def test_idiom_clauses_get_the_idiomatic_dutch(pairs, grammar, lex):
                 said = "zeiden" if plural else "zei"
                 assert f'{pronoun} {said} "{idiom.clause_nl_idiomatic}"' in pair.nl, pair
     for idiom in grammar.idioms:
-        assert counts[idiom.idiom, False] >= 50, idiom.idiom
-        assert counts[idiom.idiom, True] >= 5, idiom.idiom
+        assert counts[idiom.idiom, False] >= 10, idiom.idiom
+        assert counts[idiom.idiom, True] >= 2, idiom.idiom
+
+
+def test_literal_keyword_uses_outnumber_idioms(pairs):
+    """Literal uses come first in learning only if they are clearly more frequent."""
+    literal = sum(pair.frame.startswith("literal") for pair in pairs)
+    idiom = sum("|idiom:" in pair.frame for pair in pairs)
+    assert literal > 3 * idiom
 
 
 def test_idiom_sentence_has_no_literal_keyword_in_its_clause(grammar):

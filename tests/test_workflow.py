@@ -36,7 +36,10 @@ def test_demo_dry_run():
     assert jobs["tokenise_train_chunk"] == 4, "2 chunks x 2 languages"
     assert jobs["generate_demo_corpus"] == 1
     assert jobs["score_bleu"] == 8
-    assert jobs["translate_flores"] == 4, "one translation job per model"
+    assert jobs["translate_best_checkpoint"] == 4, "one translation job per model's best checkpoint"
+    assert jobs["translate_epoch_checkpoint"] == 2 * 2 * 5, "every kept epoch of every model"
+    assert jobs["make_test_items"] == 8
+    assert jobs["mt_tables"] == jobs["mt_figures"] == 1
 
 
 def test_paper_dry_run():
@@ -45,6 +48,7 @@ def test_paper_dry_run():
     assert jobs["apply_bpe_train_chunk"] == 128
     assert "generate_demo_corpus" not in jobs
     assert jobs["download_release"] == 2
+    assert jobs["translate_epoch_checkpoint"] == 5 * 3 * 10
 
 
 def test_lint_is_clean():

@@ -22,21 +22,26 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[str], target_lan
 
 
 def write_bleu(
-    hypotheses_path: str | Path,
+    translations: Mapping[str, str],
+    sources_path: str | Path,
     references_path: str | Path,
     target_lang: str,
     keys: Mapping[str, object],
     output: str | Path,
 ) -> float:
-    """Score one translation file against its references; write a one-row TSV."""
-    hypotheses = read_lines(hypotheses_path, allow_empty=True)
+    """Score the translations of a test set's sources against its references.
+
+    ``translations`` maps each source sentence to its translation; the result is a
+    one-row TSV with ``keys``, the BLEU score and sacrebleu's signature.
+    """
+    sources = read_lines(sources_path)
     references = read_lines(references_path)
-    if len(hypotheses) != len(references):
-        raise InputError(
-            hypotheses_path,
-            f"has {len(hypotheses)} lines but the references {references_path} have {len(references)}",
-        )
-    bleu, signature = corpus_bleu(hypotheses, references, target_lang)
+    if len(sources) != len(references):
+        raise InputError(sources_path, f"has {len(sources)} lines but the references {references_path} have {len(references)}")
+    missing = [s for s in sources if s not in translations]
+    if missing:
+        raise InputError(sources_path, f"{len(missing)} source sentences have no translation, e.g. {missing[0]!r}")
+    bleu, signature = corpus_bleu([translations[s] for s in sources], references, target_lang)
     row = {**keys, "bleu": round(bleu, 2), "signature": signature}
     with atomic_open(output) as out:
         pd.DataFrame([row]).to_csv(out, sep="\t", index=False)

@@ -30,6 +30,9 @@ wildcard_constraints:
     lang="|".join(LANGS),
     split="dev|devtest",
     download="tatoeba|flores",
+    test="np_vp|s_conj|substitutivity|overgeneralisation",
+    data_type="synthetic|semi_natural|natural|random_words",
+    checkpoint=r"best|epoch\d+",
 
 
 def local_url_path(url):
@@ -51,6 +54,11 @@ def size_limit(wildcards):
     return None if value == "all" else value
 
 
+def fairseq_options(wildcards):
+    """fairseq-train options in a fixed order, so reordering the config retrains nothing."""
+    return dict(sorted(MT["train"]["fairseq"].items()))
+
+
 def kept_epochs(wildcards):
     return EPOCHS[wildcards.size]
 
@@ -62,3 +70,64 @@ def bleu_scores():
         seed=SEEDS,
         split=MT["bleu"]["splits"],
     )
+
+
+# MT compositionality tests: which item sets each checkpoint translates.
+TESTS = MT["tests"]
+TEST_DATA_TYPES = TESTS["data_types"]
+BEST_CHECKPOINT_TESTS = ["np_vp", "s_conj", "substitutivity"]
+EPOCH_CHECKPOINT_TESTS = ["overgeneralisation"]
+SYSTEMATICITY_TESTS = ["np_vp", "s_conj"]
+
+
+def item_sets(tests):
+    """Translation set name -> items file, for every test and its data types."""
+    return {
+        f"{test}.{data_type}": f"results/mt/items/{test}/{data_type}.tsv"
+        for test in tests
+        for data_type in TEST_DATA_TYPES[test]
+    }
+
+
+BEST_SETS = {
+    **{
+        f"flores_{split}": f"results/mt/corpus/raw/flores_{split}.{SRC}"
+        for split in MT["bleu"]["splits"]
+    },
+    **item_sets(BEST_CHECKPOINT_TESTS),
+}
+EPOCH_SETS = item_sets(EPOCH_CHECKPOINT_TESTS)
+
+
+def items_corpus(wildcards):
+    """Natural items are extracted from the raw training corpus."""
+    if wildcards.data_type != "natural":
+        return []
+    return [f"results/mt/corpus/raw/train.{lang}" for lang in LANGS]
+
+
+def score_files(tests, checkpoints_of):
+    return [
+        f"results/mt/scores/{size}/seed{seed}/{checkpoint}/{test}.{data_type}.tsv"
+        for size in SIZES
+        for seed in SEEDS
+        for test in tests
+        for data_type in TEST_DATA_TYPES[test]
+        for checkpoint in checkpoints_of(size)
+    ]
+
+
+def best_checkpoint(size):
+    return ["best"]
+
+
+def epoch_checkpoints(size):
+    return [f"epoch{epoch}" for epoch in EPOCHS[size]]
+
+
+def annotated_sheets(wildcards):
+    """Filled-in sheets from config, else the generated (pre-annotated) ones."""
+    return MT["manual_analysis"]["annotated_sheets"] or [
+        f"results/mt/manual_analysis/{family}_sheet.tsv"
+        for family in ("systematicity", "substitutivity")
+    ]

@@ -17,6 +17,13 @@ rule generate_demo_corpus:
     conda:
         "../../envs/natcomp.yaml"
     params:
-        settings=lookup(dpath="mt/demo_corpus", within=config),
+        seed=lookup(dpath="mt/demo_corpus/seed", within=config),
+        train_pairs=lookup(dpath="mt/demo_corpus/train_pairs", within=config),
+        dev_pairs=lookup(dpath="mt/demo_corpus/dev_pairs", within=config),
+        test_pairs=lookup(dpath="mt/demo_corpus/test_pairs", within=config),
+        flores_dev_pairs=lookup(dpath="mt/demo_corpus/flores_dev_pairs", within=config),
+        flores_devtest_pairs=lookup(
+            dpath="mt/demo_corpus/flores_devtest_pairs", within=config
+        ),
     script:
         "../scripts/generate_demo_corpus.py"

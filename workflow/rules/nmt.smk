@@ -1,5 +1,5 @@
 # NMT models: fairseq training per corpus size and seed (resumable), exported epoch
-# checkpoints, beam-search translation of FLORES-101 and sacrebleu scores.
+# checkpoints, and sacrebleu scores of the FLORES-101 translations (made in mt_tests.smk).
 
 
 rule train_model:
@@ -20,7 +20,7 @@ rule train_model:
     params:
         workdir="results/mt/train/{size}/seed{seed}",
         epochs=kept_epochs,
-        fairseq=lookup(dpath="mt/train/fairseq", within=config),
+        fairseq=fairseq_options,
         source=SRC,
         target=TRG,
     script:
@@ -41,40 +41,10 @@ rule export_epoch_checkpoint:
         "../scripts/export_epoch_checkpoint.py"
 
 
-rule translate_flores:
-    input:
-        checkpoint="results/mt/models/{size}/seed{seed}/checkpoint_best.pt",
-        databin="results/mt/data-bin/{size}",
-        codes="results/mt/corpus/bpe/codes",
-        sources=expand(
-            f"results/mt/corpus/raw/flores_{{split}}.{SRC}", split=MT["bleu"]["splits"]
-        ),
-    output:
-        expand(
-            "results/mt/translations/{{size}}/seed{{seed}}/flores_{split}.txt",
-            split=MT["bleu"]["splits"],
-        ),
-    log:
-        "results/logs/translate_flores/{size}.seed{seed}.log",
-    benchmark:
-        "results/benchmarks/translate_flores/{size}.seed{seed}.tsv"
-    conda:
-        "../../envs/nmt.yaml"
-    threads: 1
-    resources:
-        gpu=1,
-    params:
-        source=SRC,
-        target=TRG,
-        beam=lookup(dpath="mt/translate/beam", within=config),
-        max_tokens=lookup(dpath="mt/translate/max_tokens", within=config),
-    script:
-        "../scripts/translate_flores.py"
-
-
 rule score_bleu:
     input:
-        hypotheses="results/mt/translations/{size}/seed{seed}/flores_{split}.txt",
+        translations="results/mt/translations/{size}/seed{seed}/best/flores_{split}.tsv",
+        sources=f"results/mt/corpus/raw/flores_{{split}}.{SRC}",
         references=f"results/mt/corpus/raw/flores_{{split}}.{TRG}",
     output:
         "results/mt/bleu/{size}/seed{seed}/{split}.tsv",

@@ -1,0 +1,154 @@
+"""The ``natcomp`` command line.
+
+One subcommand per function ``_cmd_<name>(args) -> int``, registered in :func:`build_parser`
+by a matching ``_add_<name>(subparsers)``. Errors natcomp raises on purpose
+(:class:`natcomp.errors.NatcompError`) are printed as ``natcomp: error: <message>`` and
+give exit status 2; outputs are only written once everything has been computed, and
+atomically, so a failing command leaves no partial files.
+
+Subcommands:
+
+``natcomp score``
+    Score the translations of one test's items (see :mod:`natcomp.scoring`) and write a
+    per-item labels TSV and a per-group summary TSV.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from natcomp.errors import InputError, NatcompError
+
+PROG = "natcomp"
+DEFAULT_SYNONYMS = Path("resources/synonyms.tsv")
+DEFAULT_IDIOMS = Path("resources/idioms.tsv")
+
+
+# --------------------------------------------------------------------------------------
+# natcomp score
+
+
+def _add_score(subparsers) -> None:
+    from natcomp.scoring import TESTS
+
+    parser = subparsers.add_parser(
+        "score",
+        help="score translations of compositionality test items",
+        description=(
+            "Label every item of a test (np_vp, s_conj: consistency; substitutivity: consistency and "
+            "synonym consistency; overgeneralisation: literal keyword present) and summarise per template "
+            "and condition/pair/idiom. Labels are written as 1/0, empty when an item is not scored."
+        ),
+    )
+    parser.add_argument("--test", required=True, choices=TESTS, help="which test the items belong to")
+    parser.add_argument("--items", required=True, type=Path, metavar="ITEMS.tsv", help="items TSV of the test")
+    parser.add_argument(
+        "--translations",
+        required=True,
+        type=Path,
+        metavar="TRANSLATIONS",
+        help="TSV with the columns source, translation (default format), or one translation per line "
+        "(--translations-format lines)",
+    )
+    parser.add_argument(
+        "--translations-format",
+        choices=("tsv", "lines"),
+        default="tsv",
+        help="'lines': one translation per line, aligned with the unique source sentences of the items file "
+        "in first-seen order (source_a then source_b of each row, or source)",
+    )
+    parser.add_argument("--labels", required=True, type=Path, metavar="OUT_LABELS.tsv", help="per-item labels")
+    parser.add_argument("--summary", required=True, type=Path, metavar="OUT_SUMMARY.tsv", help="per-group scores")
+    parser.add_argument(
+        "--synonyms", type=Path, default=DEFAULT_SYNONYMS, help="synonym pairs (substitutivity; default %(default)s)"
+    )
+    parser.add_argument(
+        "--idioms", type=Path, default=DEFAULT_IDIOMS, help="idioms (overgeneralisation; default %(default)s)"
+    )
+    parser.add_argument(
+        "--substring-keywords",
+        action="store_true",
+        help="overgeneralisation: match keywords as substrings like the original code (default: whole tokens)",
+    )
+    parser.add_argument(
+        "--paraphrase-references-only",
+        action="store_true",
+        help="overgeneralisation: score only items whose reference contains no keyword (original natural-data "
+        "filter); every item then needs a reference",
+    )
+    parser.set_defaults(func=_cmd_score)
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from natcomp import scoring
+    from natcomp.files import atomic_open
+    from natcomp.lexicon import load_idioms, load_synonyms
+
+    if args.labels.resolve() == args.summary.resolve():
+        raise NatcompError("--labels and --summary must be different files")
+    synonyms = idioms = None
+    n_entries = None
+    if args.test == "substitutivity":
+        synonyms = load_synonyms(args.synonyms)
+        n_entries = len(synonyms)
+    elif args.test == "overgeneralisation":
+        idioms = load_idioms(args.idioms)
+        n_entries = len(idioms)
+    if (args.substring_keywords or args.paraphrase_references_only) and args.test != "overgeneralisation":
+        raise NatcompError(
+            "--substring-keywords and --paraphrase-references-only apply to --test overgeneralisation only"
+        )
+
+    items = scoring.read_items(args.items, args.test, n_entries)
+    if args.paraphrase_references_only:
+        for line, reference in zip(items.attrs["lines"], items["reference"]):
+            if not str(reference).strip():
+                raise InputError(args.items, "empty reference; --paraphrase-references-only needs one per item", line)
+    sources = scoring.unique_sources(items, args.test)
+    translations = scoring.read_translations(args.translations, sources, args.translations_format)
+
+    labels = scoring.score_items(
+        items,
+        translations,
+        args.test,
+        synonyms=synonyms,
+        idioms=idioms,
+        substring_keywords=args.substring_keywords,
+        paraphrase_references_only=args.paraphrase_references_only,
+    )
+    summary = scoring.summarise(labels, scoring.GROUP_COLUMNS[args.test], scoring.LABEL_METRICS[args.test])
+    with atomic_open(args.labels) as labels_out, atomic_open(args.summary) as summary_out:
+        scoring.write_labels(labels, labels_out)
+        scoring.write_summary(summary, summary_out)
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# entry point
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog=PROG, description="Compositionality tests for NLP models on natural language (natcomp)."
+    )
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    _add_score(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status (0 ok, 2 bad input or usage)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except NatcompError as error:
+        print(f"{PROG}: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

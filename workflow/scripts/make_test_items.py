@@ -1,0 +1,15 @@
+from pathlib import Path
+
+import natcomp_on_path  # noqa: F401
+from natcomp.mt_test_sets import TestSettings, build_items
+from natcomp.mt_testdata import write_items
+from natcomp.rulelog import logged
+
+with logged(snakemake.log[0]) as log:
+    w, inputs = snakemake.wildcards, snakemake.input
+    corpus = tuple(map(Path, inputs.corpus)) or None
+    settings = TestSettings.from_config(dict(snakemake.params.items()))
+    resources = Path(inputs.lexicon).parent
+    rows = build_items(w.test, w.data_type, settings, resources, corpus)
+    n = write_items(rows, snakemake.output[0])
+    log.info("%d %s items on %s data", n, w.test, w.data_type)
