@@ -16,6 +16,7 @@ include: "workflow/rules/demo.smk"
 include: "workflow/rules/download.smk"
 include: "workflow/rules/corpus.smk"
 include: "workflow/rules/nmt.smk"
+include: "workflow/rules/semi_natural.smk"
 include: "workflow/rules/mt_tests.smk"
 
 

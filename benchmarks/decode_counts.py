@@ -3,8 +3,9 @@
 For every translation set (test x data type, plus FLORES) it prints the lines of source
 sentences and the unique sentences, per checkpoint kind, for a config (default: the paper
 scale). Synthetic and random-word items are built exactly as the workflow builds them;
-natural items need the training corpus (``--corpus PREFIX`` reads PREFIX.en / PREFIX.nl),
-so without it they are listed as not counted.
+natural items need the training corpus (``--corpus PREFIX`` reads PREFIX.en / PREFIX.nl)
+and semi-natural ones the fragment matches (``--phrases``, e.g. a demo run's
+results/mt/semi_natural/phrases.tsv), so without them they are listed as not counted.
 
 Usage: .venv/bin/python benchmarks/decode_counts.py [--config config/paper.yaml] [--corpus results/mt/corpus/raw/train]
 """
@@ -26,9 +27,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--config", default=str(REPO / "config" / "paper.yaml"))
     parser.add_argument("--corpus", help="prefix of the raw training corpus (PREFIX.en, PREFIX.nl)")
+    parser.add_argument("--phrases", help="fragment matches for the semi-natural templates")
     args = parser.parse_args()
     mt = yaml.safe_load(Path(args.config).read_text())["mt"]
-    settings = TestSettings.from_config(mt["tests"])
+    settings = TestSettings.from_config(
+        {**mt["tests"], "semi_natural_per_template": mt["semi_natural"]["sentences_per_template"]}
+    )
+    phrases = Path(args.phrases) if args.phrases else None
     corpus = (Path(args.corpus + ".en"), Path(args.corpus + ".nl")) if args.corpus else None
     checkpoints = {size: len(epochs) for size, epochs in mt["train"]["epoch_checkpoints"].items()}
 
@@ -41,10 +46,15 @@ def main() -> None:
     for test, data_types in mt["tests"]["data_types"].items():
         for data_type in data_types:
             name = f"{test}.{data_type}"
+            missing = None
             if data_type == "natural" and corpus is None:
-                print(f"{name:34} {'(needs --corpus)':>29}")
+                missing = "--corpus"
+            elif phrases is None and (data_type == "semi_natural" or (test, data_type) == ("s_conj", "natural")):
+                missing = "--phrases"
+            if missing:
+                print(f"{name:34} {f'(needs {missing})':>29}")
                 continue
-            rows = build_items(test, data_type, settings, REPO / "resources", corpus)
+            rows = build_items(test, data_type, settings, REPO / "resources", corpus, phrases)
             sources = [row[c] for row in rows for c in SOURCE_COLUMNS if c in row]
             lines, unique = len(sources), len(set(sources))
             kind = "epoch" if test in EPOCH_TESTS else "best"

@@ -10,7 +10,9 @@ Usage: .venv/bin/python benchmarks/translation_throughput.py [--workdir .] [--se
 """
 
 import argparse
+import logging
 import time
+import warnings
 from pathlib import Path
 
 from natcomp.nmt import Translator
@@ -33,6 +35,8 @@ def main() -> None:
     parser.add_argument("--loop-sentences", type=int, default=150)
     parser.add_argument("--max-tokens", type=int, default=4096)
     args = parser.parse_args()
+    logging.disable(logging.INFO)  # fairseq logs every batch
+    warnings.filterwarnings("ignore")
     root = Path(args.workdir) / "results" / "mt"
     checkpoint = root / "models" / args.size / "seed1" / "checkpoint_best.pt"
     if not checkpoint.exists():

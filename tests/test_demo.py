@@ -42,7 +42,9 @@ def read_table(demo_run, name):
 def test_systematicity_is_meaningful(demo_run):
     table = read_table(demo_run, "systematicity.tsv")
     assert set(table["condition"]) == {"np_prime", "vp_prime", "s1_prime", "s3"}
-    assert set(table["data_type"]) == {"synthetic", "natural"}
+    assert set(table["data_type"]) == {"synthetic", "semi_natural", "natural"}
+    semi_natural = table[table["data_type"] == "semi_natural"]
+    assert set(semi_natural["condition"]) == {"np_prime", "s1_prime", "s3"}, "no VP' on semi-natural data"
     assert table["n"].min() > 0
     by_size = table.groupby("size")["consistency"].mean()
     assert by_size["full"] > by_size["small"], "the better model is more consistent"
@@ -53,12 +55,14 @@ def test_systematicity_is_meaningful(demo_run):
 def test_substitutivity_is_meaningful(demo_run):
     table = read_table(demo_run, "substitutivity.tsv")
     assert table["pair"].nunique() == 20
+    assert set(table["data_type"]) == {"synthetic", "semi_natural", "natural"}
     assert table["synonym_consistency"].mean() > table["consistency"].mean()
 
 
 def test_overgeneralisation_changes_over_checkpoints(demo_run):
     table = read_table(demo_run, "overgeneralisation.tsv")
     assert table["idiom"].nunique() == 20
+    assert set(table["data_type"]) == {"synthetic", "semi_natural", "natural", "random_words"}
     curve = table[table["data_type"] == "synthetic"].groupby(["size", "checkpoint"])["overgeneralisation"].mean()
     assert (curve.groupby("size").max() - curve.groupby("size").min()).max() > 0.05, curve
 
@@ -78,3 +82,11 @@ def test_demo_data_is_reproducible(demo_run, tmp_path):
     again = copy_workflow(tmp_path / "again")
     run_snakemake(again, "--cores", "1", "results/demo/releases/eng-nld.tar")
     assert (again / "results" / "demo" / "releases" / "eng-nld.tar").read_bytes() == first
+
+
+def test_semi_natural_fragments_were_chosen_and_matched(demo_run):
+    chosen = pd.read_csv(demo_run / "results" / "mt" / "semi_natural" / "chosen_fragments.tsv", sep="\t")
+    assert chosen["id"].tolist() == ["VP1", "VP2", "VP3", "NP1", "NP2", "NP3", "NP4", "NP5"]
+    assert chosen["nonterminals"].min() >= 15
+    phrases = pd.read_csv(demo_run / "results" / "mt" / "semi_natural" / "phrases.tsv", sep="\t")
+    assert set(phrases["id"]) == set(chosen["id"])

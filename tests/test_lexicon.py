@@ -270,15 +270,17 @@ def test_every_lexicon_file_is_documented():
 
 @pytest.mark.parametrize(
     "tree",
-    ["(S (NP a)", "(S)", "(S (NP a)) x", "((a b))", "(S (NP (DT a) b))", "S (NP a)", ""],
+    ["(S (NP a)", "(S)", "(S (NP a)) x", "( (a b) (c d))", "(S ((a b)))", "(S (NP (DT a) b))", "S (NP a)", ""],
 )
 def test_tree_leaves_rejects_malformed(tree):
-    with pytest.raises(ValueError):
+    with pytest.raises(ValueError, match="malformed tree"):
         tree_leaves(tree)
 
 
 def test_tree_leaves():
     assert tree_leaves("(ROOT (S (NP (DT The) (NN poet)) (VP (VBZ sleeps)) (. .)))") == ["The", "poet", "sleeps", "."]
+    # natcomp.trees reads a WSJ-style unlabeled outer bracket as ROOT
+    assert tree_leaves("( (S (NP (PRP I)) (VP (VBP run))))") == ["I", "run"]
 
 
 def test_records_are_frozen(lexicon):

@@ -38,7 +38,8 @@ def test_demo_dry_run():
     assert jobs["score_bleu"] == 8
     assert jobs["translate_best_checkpoint"] == 4, "one translation job per model's best checkpoint"
     assert jobs["translate_epoch_checkpoint"] == 2 * 2 * 5, "every kept epoch of every model"
-    assert jobs["make_test_items"] == 8
+    assert jobs["make_test_items"] == 12
+    assert jobs["build_treebank"] == jobs["extract_fragments"] == jobs["search_fragments"] == 1
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1
 
 
@@ -49,6 +50,7 @@ def test_paper_dry_run():
     assert "generate_demo_corpus" not in jobs
     assert jobs["download_release"] == 2
     assert jobs["translate_epoch_checkpoint"] == 5 * 3 * 10
+    assert jobs["download_stanza_models"] == 1, "paper scale parses its treebank with stanza"
 
 
 def test_lint_is_clean():

@@ -11,6 +11,10 @@ Subcommands:
 ``natcomp score``
     Score the translations of one test's items (see :mod:`natcomp.scoring`) and write a
     per-item labels TSV and a per-group summary TSV.
+
+``natcomp fragments``
+    The recurring Double-DOP fragments of a treebank with their exact counts (see
+    :mod:`natcomp.fragments`), built in or with disco-dop, as ``fragment<TAB>count`` lines.
 """
 
 from __future__ import annotations
@@ -127,6 +131,77 @@ def _cmd_score(args: argparse.Namespace) -> int:
 
 
 # --------------------------------------------------------------------------------------
+# natcomp fragments
+
+
+def _add_fragments(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "fragments",
+        help="extract the recurring tree fragments of a treebank (Double-DOP)",
+        description=(
+            "Extract the maximal tree fragments shared by pairs of distinct trees of a treebank "
+            "(one bracketed tree per line) and count their exact occurrences. Output: one "
+            "'fragment<TAB>count' line per fragment, by count descending, frontier non-terminals written "
+            "'(NP )' (the format of 'discodop fragments --fmt=bracket')."
+        ),
+    )
+    parser.add_argument("treebank", type=Path, metavar="TREEBANK", help="bracketed trees, one per line")
+    parser.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here (atomically); default: stdout")
+    parser.add_argument(
+        "--backend",
+        choices=("builtin", "discodop", "auto"),
+        default="builtin",
+        help="builtin: natcomp's own extraction (default); discodop: run 'discodop fragments' (must be on "
+        "PATH); auto: discodop when available, else builtin",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=1, metavar="N", help="processes for disco-dop (0: all CPUs; default 1)"
+    )
+    parser.set_defaults(func=_cmd_fragments)
+
+
+def _cmd_fragments(args: argparse.Namespace) -> int:
+    import time
+
+    from natcomp import fragments as frag
+    from natcomp.trees import read_trees
+
+    if args.threads < 0:
+        raise NatcompError(f"--threads must be >= 0, not {args.threads}")
+    backend = args.backend
+    if backend == "auto":
+        backend = "discodop" if frag.discodop_available() else "builtin"
+    elif backend == "discodop" and not frag.discodop_available():
+        raise NatcompError(
+            "--backend discodop: the 'discodop' command is not on PATH (install disco-dop from its git "
+            "source); use --backend builtin or auto"
+        )
+    start = time.perf_counter()
+    if backend == "discodop":
+        fragments = frag.discodop_fragments(args.treebank, None, args.threads)
+        n_trees = None
+    else:
+        trees = read_trees(args.treebank)
+        if not trees:
+            raise InputError(args.treebank, "no trees")
+        n_trees = len(trees)
+        fragments = frag.extract_fragments(trees)
+    if args.output is None:
+        out = sys.stdout
+        for line in frag.format_fragments(fragments):
+            out.write(line + "\n")
+        out.flush()
+    else:
+        frag.write_fragments(fragments, args.output)
+    trees_note = "" if n_trees is None else f"{n_trees} trees, "
+    print(
+        f"{PROG} fragments: {trees_note}{len(fragments)} fragments ({backend}, {time.perf_counter() - start:.1f} s)",
+        file=sys.stderr,
+    )
+    return 0
+
+
+# --------------------------------------------------------------------------------------
 # entry point
 
 
@@ -136,6 +211,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_score(subparsers)
+    _add_fragments(subparsers)
     return parser
 
 

@@ -64,6 +64,7 @@ from natcomp.lexicon import (
     load_lexicon,
     load_synonyms,
 )
+from natcomp.trees import parse_tree
 
 __all__ = [
     "CORPUS_ID",
@@ -152,10 +153,6 @@ def _n(label: str, *children: str) -> str:
 
 def _l(tag: str, word: str) -> str:
     return "(" + tag + " " + _ESCAPES.get(word, word) + ")"
-
-
-def _leaves(tree: str) -> list[str]:
-    return [m.group(2) for m in _LEAF.finditer(tree)]
 
 
 def _capitalise_first_leaf(tree: str) -> str:
@@ -338,14 +335,14 @@ class DemoGrammar:
             kind = _weighted(rng, self.top)
             clause, punct, frame = getattr(self, "_top_" + kind)(rng)
             pair = self._finish(clause, punct, frame)
-            if MIN_TOKENS <= len(_leaves(pair.tree)) <= MAX_TOKENS:
+            if MIN_TOKENS <= len(parse_tree(pair.tree).leaves()) <= MAX_TOKENS:
                 return pair
         raise RuntimeError("could not generate a sentence within the length limits")  # pragma: no cover
 
     def _finish(self, clause: _Clause, punct: str, frame: str) -> SentencePair:
         tree = _capitalise_first_leaf(clause.tree)
         tree = "(ROOT " + tree[:-1] + " " + _l(".", punct) + "))"
-        en = detokenize([unescape_bracket(t) for t in _leaves(tree)])
+        en = detokenize([unescape_bracket(t) for t in parse_tree(tree).leaves()])
         nl = _capitalise(detokenize(clause.nl + [punct]))
         return SentencePair(en, nl, tree, frame)
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from natcomp.errors import InputError
 from natcomp.files import iter_lines
+from natcomp.trees import parse_tree
 
 __all__ = [
     "Adjective",
@@ -418,7 +419,7 @@ def load_lexicon(directory: str | Path) -> Lexicon:
 
     adverbials = []
     for number, row in read_tsv(path("adverbials.tsv"), ADVERBIAL_COLUMNS):
-        leaves = _checked_leaves(path("adverbials.tsv"), number, row["tree"])
+        leaves = parse_tree(row["tree"], path=path("adverbials.tsv"), line=number).leaves()
         if leaves != row["en"].split():
             raise InputError(
                 path("adverbials.tsv"),
@@ -526,7 +527,7 @@ def load_idioms(path: str | Path) -> list[Idiom]:
         missing = [k for k in english if k not in tokens]
         if missing:
             raise InputError(path, f"english keyword(s) {', '.join(missing)} not in the clause {clause!r}", number)
-        leaves = _checked_leaves(path, number, row["clause_tree"])
+        leaves = parse_tree(row["clause_tree"], path=path, line=number).leaves()
         if leaves != tokens:
             raise InputError(
                 path, f"the leaves of clause_tree ({' '.join(leaves)}) differ from the clause tokens", number
@@ -542,51 +543,15 @@ def load_idioms(path: str | Path) -> list[Idiom]:
 # --------------------------------------------------------------------------------------
 # bracketed trees
 
-_TREE_TOKEN = re.compile(r"\(|\)|[^\s()]+")
-
 
 def tree_leaves(tree: str) -> list[str]:
     """Leaves of a PTB bracketed tree; ``ValueError`` if it is not well formed.
 
-    Well formed: balanced brackets, one root, every node ``(LABEL child ...)`` with a
-    label and at least one child, leaves only as the single child of a preterminal.
+    Read by :func:`natcomp.trees.parse_tree` (see :mod:`natcomp.trees` for what is well
+    formed); its :class:`~natcomp.errors.InputError` becomes a ``ValueError`` with the
+    same message.
     """
-    tokens = _TREE_TOKEN.findall(tree)
-    if not tokens or tokens[0] != "(":
-        raise ValueError("a tree must start with '('")
-    leaves: list[str] = []
-    position = 0
-
-    def node() -> None:
-        nonlocal position
-        if position >= len(tokens) or tokens[position] != "(":
-            raise ValueError(f"expected '(' at token {position}")
-        position += 1
-        if position >= len(tokens) or tokens[position] in "()":
-            raise ValueError(f"node without a label at token {position}")
-        position += 1  # label
-        if position >= len(tokens):
-            raise ValueError("unbalanced brackets")
-        if tokens[position] not in "()":  # preterminal
-            leaves.append(tokens[position])
-            position += 1
-        else:
-            if tokens[position] == ")":
-                raise ValueError(f"node without children at token {position}")
-            while position < len(tokens) and tokens[position] == "(":
-                node()
-        if position >= len(tokens) or tokens[position] != ")":
-            raise ValueError(f"expected ')' at token {position}")
-        position += 1
-
-    node()
-    if position != len(tokens):
-        raise ValueError("text after the end of the tree")
-    return leaves
-
-
-def _checked_leaves(path: Path, number: int, tree: str) -> list[str]:
     try:
-        return tree_leaves(tree)
-    except (ValueError, IndexError) as error:
-        raise InputError(path, f"malformed tree {tree!r}: {error}", number) from None
+        return parse_tree(tree).leaves()
+    except InputError as error:
+        raise ValueError(error.message) from None

@@ -1,8 +1,10 @@
 """Which items each MT test gets on each data type: the paper's design, in one place.
 
 Every (test, data type) pair becomes one item file. Synthetic items come from the ten
-templates of Table 3; natural items from the raw training corpus; ``random_words`` is the
-overgeneralisation context of appendix D (the idiom among ten random nouns).
+templates of Table 3; semi-natural items from the ten templates of Table 2 filled with
+treebank phrases that match the chosen Double-DOP fragments; natural items from the raw
+training corpus; ``random_words`` is the overgeneralisation context of appendix D (the
+idiom among ten random nouns).
 """
 
 from __future__ import annotations
@@ -11,8 +13,10 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from natcomp.fragments import read_matches
 from natcomp.lexicon import load_idioms, load_lexicon, load_synonyms
-from natcomp.mt_templates import synthetic_sentences
+from natcomp.mt_templates import SyntheticSentence, synthetic_sentences
+from natcomp.semi_natural import DEFAULT_TEMPLATE_FRAGMENTS, semi_natural_sentences
 from natcomp.mt_testdata import (
     natural_conjuncts,
     natural_overgeneralisation,
@@ -43,10 +47,12 @@ class TestSettings:
     samples_per_template: int
     natural_max_items: int
     random_word_samples: int
+    semi_natural_per_template: int
+    natural_conjunct_reference: str
 
     @classmethod
     def from_config(cls, block: Mapping[str, object]) -> TestSettings:
-        return cls(**{name: int(block[name]) for name in cls.__dataclass_fields__})
+        return cls(**{name: block[name] for name in cls.__dataclass_fields__})
 
 
 def build_items(
@@ -55,33 +61,42 @@ def build_items(
     settings: TestSettings,
     resources: Path,
     corpus: tuple[Path, Path] | None = None,
+    phrases: Path | None = None,
 ) -> list[dict]:
     """The item rows of one test on one data type (``resources`` holds the lexicon folder,
-    synonyms.tsv and idioms.tsv; ``corpus`` is the raw training corpus for natural data)."""
+    synonyms.tsv and idioms.tsv; ``corpus`` is the raw training corpus for natural data;
+    ``phrases`` the fragment matches for semi-natural data)."""
     if data_type not in DATA_TYPES.get(test, ()):
         raise ValueError(f"test {test!r} is not defined on data type {data_type!r}")
+    if data_type == "natural" and corpus is None:
+        raise ValueError("natural items need the training corpus")
     lexicon = load_lexicon(resources / "lexicon")
     synonyms = load_synonyms(resources / "synonyms.tsv")
     idioms = load_idioms(resources / "idioms.tsv")
     seed, n = settings.seed, settings.samples_per_template
-    if data_type == "natural" and corpus is None:
-        raise ValueError("natural items need the training corpus")
-    if data_type == "semi_natural":
-        raise NotImplementedError("semi-natural items need the Double-DOP pipeline, which is not built yet")
 
     synthetic = {t: synthetic_sentences(lexicon, t, settings.synthetic_per_template, seed) for t in TEMPLATES}
+    conjuncts_match_semi_natural = test == "s_conj" and settings.natural_conjunct_reference == "semi_natural"
+    if data_type == "semi_natural" or (data_type == "natural" and conjuncts_match_semi_natural):
+        if phrases is None:
+            raise ValueError(f"{test} items on {data_type} data need the semi-natural phrases")
+        semi_natural = _semi_natural(lexicon, phrases, settings)
+    sentences = semi_natural if data_type == "semi_natural" else synthetic
+
     rows: list[dict] = []
     if test == "np_vp":
+        conditions = ("np_prime",) if data_type == "semi_natural" else ("np_prime", "vp_prime")
         for t in TEMPLATES:
-            rows += np_vp_items(synthetic[t], t, n, seed, lexicon=lexicon)
+            rows += np_vp_items(sentences[t], t, n, seed, lexicon=lexicon, conditions=conditions)
     elif test == "s_conj":
         first_conjuncts = [s for t in TEMPLATES for s in synthetic[t]]
-        if data_type == "synthetic":
-            second = {t: [s.text for s in synthetic[t]] for t in TEMPLATES}
-        else:
-            reference = {t: [s.text for s in synthetic[t]] for t in TEMPLATES}
+        if data_type == "natural":
+            reference_type = semi_natural if settings.natural_conjunct_reference == "semi_natural" else synthetic
+            reference = {t: [s.text for s in reference_type[t]] for t in TEMPLATES}
             excluded = [p.british for p in synonyms] + [p.american for p in synonyms] + [i.idiom for i in idioms]
             second = natural_conjuncts(corpus[0], reference, n, seed, exclude_phrases=excluded)
+        else:
+            second = {t: [s.text for s in sentences[t]] for t in TEMPLATES}
         for t in TEMPLATES:
             rows += s_conj_items(first_conjuncts, second[t], t, n, seed, lexicon=lexicon)
     elif test == "substitutivity":
@@ -90,7 +105,7 @@ def build_items(
         else:
             for k in range(len(synonyms)):
                 for t in TEMPLATES:
-                    rows += substitutivity_items(synthetic[t], synonyms, t, k, n, seed)
+                    rows += substitutivity_items(sentences[t], synonyms, t, k, n, seed)
     elif test == "overgeneralisation":
         if data_type == "natural":
             rows = natural_overgeneralisation(*corpus, idioms, settings.natural_max_items, seed)
@@ -100,5 +115,15 @@ def build_items(
         else:
             for i in range(len(idioms)):
                 for t in TEMPLATES:
-                    rows += overgeneralisation_items(synthetic[t], idioms, t, i, n, seed)
+                    rows += overgeneralisation_items(sentences[t], idioms, t, i, n, seed)
     return rows
+
+
+def _semi_natural(lexicon, phrases: Path, settings: TestSettings) -> dict[int, list[SyntheticSentence]]:
+    matches = read_matches(phrases)
+    return {
+        t: semi_natural_sentences(
+            lexicon, matches, DEFAULT_TEMPLATE_FRAGMENTS, t, settings.semi_natural_per_template, settings.seed
+        )
+        for t in TEMPLATES
+    }

@@ -99,11 +99,40 @@ BEST_SETS = {
 EPOCH_SETS = item_sets(EPOCH_CHECKPOINT_TESTS)
 
 
-def items_corpus(wildcards):
-    """Natural items are extracted from the raw training corpus."""
-    if wildcards.data_type != "natural":
-        return []
-    return [f"results/mt/corpus/raw/train.{lang}" for lang in LANGS]
+SEMI_NATURAL = MT["semi_natural"]
+SEMI_NATURAL_PHRASES = "results/mt/semi_natural/phrases.tsv"
+
+
+def items_inputs(wildcards):
+    """Natural items come from the raw training corpus, semi-natural ones from the
+    phrases matching the chosen fragments (natural second conjuncts need both)."""
+    inputs = {"corpus": [], "phrases": []}
+    if wildcards.data_type == "natural":
+        inputs["corpus"] = [f"results/mt/corpus/raw/train.{lang}" for lang in LANGS]
+    if wildcards.data_type == "semi_natural" or (
+        wildcards.data_type == "natural"
+        and wildcards.test == "s_conj"
+        and TESTS["natural_conjunct_reference"] == "semi_natural"
+    ):
+        inputs["phrases"] = [SEMI_NATURAL_PHRASES]
+    return inputs
+
+
+def treebank_inputs(wildcards):
+    """The demo's generator trees, or sampled training sentences and the stanza models."""
+    if SEMI_NATURAL["treebank"] == "generator":
+        return {"trees": "results/demo/treebank.mrg"}
+    return {
+        "sentences": f"results/mt/corpus/raw/train.{SRC}",
+        "models": SEMI_NATURAL["stanza_model_dir"],
+    }
+
+
+def chosen_fragment_overrides(wildcards):
+    return {
+        label: list(SEMI_NATURAL["chosen"][label])
+        for label in sorted(SEMI_NATURAL["chosen"])
+    }
 
 
 def score_files(tests, checkpoints_of):

@@ -5,7 +5,7 @@
 
 rule make_test_items:
     input:
-        corpus=items_corpus,
+        unpack(items_inputs),
         lexicon="resources/lexicon",
         synonyms="resources/synonyms.tsv",
         idioms="resources/idioms.tsv",
@@ -25,6 +25,12 @@ rule make_test_items:
         ),
         natural_max_items=lookup(dpath="mt/tests/natural_max_items", within=config),
         random_word_samples=lookup(dpath="mt/tests/random_word_samples", within=config),
+        semi_natural_per_template=lookup(
+            dpath="mt/semi_natural/sentences_per_template", within=config
+        ),
+        natural_conjunct_reference=lookup(
+            dpath="mt/tests/natural_conjunct_reference", within=config
+        ),
     script:
         "../scripts/make_test_items.py"
 

@@ -1,0 +1,92 @@
+# Semi-natural test data (appendix A): a treebank of training sentences, its Double-DOP
+# fragments, the chosen NP and VP fragments, the treebank phrases matching them; the
+# templates are filled when the test items are made (make_test_items).
+
+
+rule download_stanza_models:
+    output:
+        directory(config["mt"]["semi_natural"]["stanza_model_dir"]),
+    log:
+        "results/logs/download_stanza_models.log",
+    localrule: True
+    conda:
+        "../../envs/parse.yaml"
+    script:
+        "../scripts/download_stanza_models.py"
+
+
+rule build_treebank:
+    input:
+        unpack(treebank_inputs),
+    output:
+        "results/mt/semi_natural/treebank.mrg",
+    log:
+        "results/logs/build_treebank.log",
+    benchmark:
+        "results/benchmarks/build_treebank.tsv"
+    conda:
+        "../../envs/parse.yaml"
+    threads: 2
+    params:
+        source=lookup(dpath="mt/semi_natural/treebank", within=config),
+        sentences=lookup(dpath="mt/semi_natural/sample_sentences", within=config),
+        seed=lookup(dpath="mt/tests/seed", within=config),
+    script:
+        "../scripts/build_treebank.py"
+
+
+rule extract_fragments:
+    input:
+        "results/mt/semi_natural/treebank.mrg",
+    output:
+        "results/mt/semi_natural/fragments.tsv",
+    log:
+        "results/logs/extract_fragments.log",
+    benchmark:
+        "results/benchmarks/extract_fragments.tsv"
+    conda:
+        "../../envs/discodop.yaml"
+    threads: 2
+    params:
+        backend=lookup(dpath="mt/semi_natural/fragments_backend", within=config),
+    script:
+        "../scripts/extract_fragments.py"
+
+
+rule choose_fragments:
+    input:
+        "results/mt/semi_natural/fragments.tsv",
+    output:
+        report(
+            "results/mt/semi_natural/chosen_fragments.tsv",
+            caption="../report/chosen_fragments.rst",
+            category="MT compositionality",
+            subcategory="semi-natural data",
+        ),
+    log:
+        "results/logs/choose_fragments.log",
+    localrule: True
+    conda:
+        "../../envs/natcomp.yaml"
+    params:
+        top=lookup(dpath="mt/semi_natural/top_fragments", within=config),
+        min_nonterminals=lookup(dpath="mt/semi_natural/min_nonterminals", within=config),
+        n_vp=lookup(dpath="mt/semi_natural/vp_fragments", within=config),
+        n_np=lookup(dpath="mt/semi_natural/np_fragments", within=config),
+        chosen=chosen_fragment_overrides,
+    script:
+        "../scripts/choose_fragments.py"
+
+
+rule search_fragments:
+    input:
+        chosen="results/mt/semi_natural/chosen_fragments.tsv",
+        treebank="results/mt/semi_natural/treebank.mrg",
+    output:
+        "results/mt/semi_natural/phrases.tsv",
+    log:
+        "results/logs/search_fragments.log",
+    conda:
+        "../../envs/natcomp.yaml"
+    script:
+        "../scripts/search_fragments.py"
