@@ -2,15 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
 from natcomp.errors import InputError
-from natcomp.lexicon import load_idioms, tree_leaves
 from natcomp.trees import Production, Tree, iter_trees, parse_tree, read_trees, write_trees
 
-RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 POET = "(ROOT (S (NP (DT The) (NN poet)) (VP (VBZ sleeps)) (. .)))"
 
 
@@ -142,11 +139,3 @@ def test_write_and_read_back(tmp_path):
     back = list(iter_trees(path))
     assert back == trees
     assert back[1].to_bracket() == "(ROOT (S (NP (PRP I)) (VP (VBP run))))"
-
-
-def test_leaves_agree_with_the_lexicon_tree_helper():
-    # natcomp.lexicon has its own leaves helper; both readers must agree on real resource trees
-    idioms = load_idioms(RESOURCES / "idioms.tsv")
-    assert idioms
-    for idiom in idioms:
-        assert parse_tree(idiom.clause_tree).leaves() == tree_leaves(idiom.clause_tree)
