@@ -25,11 +25,11 @@ from natcomp.mt_testdata import (
     np_vp_items,
     overgeneralisation_items,
     random_word_items,
-    read_items,
     s_conj_items,
     substitutivity_items,
     write_items,
 )
+from natcomp.scoring import read_items
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 N_SENTENCES = 300
@@ -596,12 +596,12 @@ def test_write_and_read_items_round_trip(tmp_path, idioms, lex):
     assert write_items(rows, path) == 5
     lines = path.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "item\ttemplate\tidiom\tsource\treference"
-    back = read_items(path)
-    assert [r["item"] for r in back] == [0, 1, 2, 3, 4]  # renumbered per file
-    assert [(r["idiom"], r["source"], r["reference"]) for r in back] == [(r["idiom"], r["source"], "") for r in rows]
+    back = read_items(path, "overgeneralisation", len(idioms))  # the reader the workflow scores with
+    assert back["item"].tolist() == ["0", "1", "2", "3", "4"]  # renumbered per file
+    assert list(zip(back["idiom"], back["source"], back["reference"])) == [(r["idiom"], r["source"], "") for r in rows]
     empty = tmp_path / "empty.tsv"
     write_items([], empty, columns=OVERGENERALISATION_COLUMNS)
-    assert read_items(empty) == []
+    assert empty.read_text(encoding="utf-8") == "item\ttemplate\tidiom\tsource\treference\n"
 
 
 def test_write_items_rejects_tabs_and_wrong_columns(tmp_path):
@@ -617,10 +617,10 @@ def test_read_items_reports_bad_lines(tmp_path):
     path = tmp_path / "bad.tsv"
     path.write_text("item\ttemplate\tidiom\tsource\treference\n0\t1\t2\tA b.\t\n1\t1\t2\tC d.\n", encoding="utf-8")
     with pytest.raises(InputError, match="line 3"):
-        read_items(path)
-    path.write_text("item\ttemplate\tidiom\tsource\treference\n0\tx\t2\tA b.\t\n", encoding="utf-8")
-    with pytest.raises(InputError, match="template must be an integer"):
-        read_items(path)
-    path.write_text("item\ttemplate\tidiom\tsource\treference\n1\t1\t2\tA b.\t\n", encoding="utf-8")
-    with pytest.raises(InputError, match="out of sequence"):
-        read_items(path)
+        read_items(path, "overgeneralisation")
+    path.write_text("item\ttemplate\tidiom\tsource\treference\n0\t1\tx\tA b.\t\n", encoding="utf-8")
+    with pytest.raises(InputError, match="idiom must be an integer"):
+        read_items(path, "overgeneralisation")
+    path.write_text("item\ttemplate\tidiom\tsource\treference\n0\t1\t2\tA b.\t\n0\t1\t2\tC d.\t\n", encoding="utf-8")
+    with pytest.raises(InputError, match="duplicate item id"):
+        read_items(path, "overgeneralisation")

@@ -77,7 +77,7 @@ line-aligned), streamed, never held in memory:
   to the unused candidate of the nearest length (exact first) and, within that length, the
   nearest mean log-frequency; a sentence is used once over all templates.
 
-Item files (:func:`write_items`, :func:`read_items`) are TSVs with a header; ``item`` is a
+Item files (:func:`write_items`; read by :func:`natcomp.scoring.read_items`) are TSVs with a header; ``item`` is a
 0-based running index per file (rewritten by :func:`write_items`).
 """
 
@@ -122,7 +122,6 @@ __all__ = [
     "overgeneralisation_items",
     "random_word_items",
     "random_word_pool",
-    "read_items",
     "s_conj_items",
     "simple_tokens",
     "substitutivity_items",
@@ -137,7 +136,6 @@ S_CONJ_COLUMNS = NP_VP_COLUMNS
 SUBSTITUTIVITY_COLUMNS = ("item", "template", "pair", "source_a", "source_b")
 NATURAL_SUBSTITUTIVITY_COLUMNS = SUBSTITUTIVITY_COLUMNS + ("reference",)
 OVERGENERALISATION_COLUMNS = ("item", "template", "idiom", "source", "reference")
-_INT_COLUMNS = ("item", "template", "pair", "idiom")
 
 NP_VP_CONDITIONS = ("np_prime", "vp_prime")
 S_CONJ_CONDITIONS = ("s1_prime", "s3")
@@ -750,33 +748,3 @@ def write_items(rows: Iterable[Mapping[str, object]], path: str | Path, columns:
                 raise ValueError(f"row {index}: a tab or line break in column(s) {', '.join(bad)}")
             out.write("\t".join(values) + "\n")
     return len(rows)
-
-
-def read_items(path: str | Path) -> list[dict[str, object]]:
-    """Rows of an item file written by :func:`write_items`; ``item``, ``template``,
-    ``pair`` and ``idiom`` as ints. Checks the header, field counts and item numbers."""
-    lines = iter_lines(path, allow_empty=True)
-    header_line = next(lines, None)
-    if header_line is None or not header_line.strip():
-        raise InputError(path, "empty file; expected a header row starting with 'item'", 1)
-    header = header_line.split("\t")
-    if header[0] != "item" or len(set(header)) != len(header):
-        raise InputError(path, f"bad header {header}; expected distinct columns starting with 'item'", 1)
-    rows: list[dict[str, object]] = []
-    for number, line in enumerate(lines, start=2):
-        fields = line.split("\t")
-        if len(fields) != len(header):
-            raise InputError(
-                path, f"expected {len(header)} tab-separated fields ({', '.join(header)}), found {len(fields)}", number
-            )
-        row: dict[str, object] = dict(zip(header, fields))
-        for column in _INT_COLUMNS:
-            if column in row:
-                try:
-                    row[column] = int(fields[header.index(column)])
-                except ValueError:
-                    raise InputError(path, f"column {column} must be an integer, not {row[column]!r}", number) from None
-        if row["item"] != len(rows):
-            raise InputError(path, f"item {row['item']} out of sequence; expected {len(rows)}", number)
-        rows.append(row)
-    return rows
