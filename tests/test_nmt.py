@@ -90,6 +90,15 @@ def test_changed_settings_restart_training(tmp_path):
     assert not (work / "checkpoint_last.pt").exists()
 
 
+def test_a_finished_training_is_not_resumed_by_a_forced_rerun(tmp_path):
+    work = tmp_path / "work"
+    nmt.prepare_workdir(work, {"argv": ["a"]})
+    (work / "checkpoint_last.pt").write_bytes(b"x")
+    (work / nmt.FINISHED_STAMP).touch()
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False
+    assert not (work / "checkpoint_last.pt").exists() and not (work / nmt.FINISHED_STAMP).exists()
+
+
 def test_train_keeps_requested_epochs_and_translates(databin, tmp_path):
     out = tmp_path / "model"
     nmt.train(
@@ -98,6 +107,7 @@ def test_train_keeps_requested_epochs_and_translates(databin, tmp_path):
     )
     kept = sorted(p.name for p in (tmp_path / "work").glob("checkpoint[0-9]*.pt"))
     assert kept == ["checkpoint1.pt", "checkpoint3.pt"]
+    assert (tmp_path / "work" / nmt.FINISHED_STAMP).exists()
     nmt.export_checkpoint(out / "epochs.tsv", 3, out / "checkpoint3.pt")
     assert (out / "checkpoint3.pt").stat().st_size > 0
     with pytest.raises(Exception, match="no checkpoint for epoch 2"):

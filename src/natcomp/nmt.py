@@ -29,6 +29,9 @@ from natcomp.preprocess import detokenise, load_bpe, remove_bpe, tokenise
 log = logging.getLogger(__name__)
 
 ARGS_FINGERPRINT = "natcomp_train_args.json"
+# Written once a training has exported its outputs: a later job for the same model is a
+# forced rerun (or its outputs were deleted), which must train afresh, not resume.
+FINISHED_STAMP = "natcomp_train_finished"
 
 
 def allow_fairseq_checkpoint_classes() -> None:
@@ -69,15 +72,21 @@ def fairseq_argv(options: Mapping[str, object]) -> list[str]:
 
 
 def prepare_workdir(workdir: Path, fingerprint: Mapping[str, object]) -> bool:
-    """Keep ``workdir`` for resumption only if it was made with the same settings.
+    """Keep ``workdir`` for resumption only if an unfinished training with the same
+    settings left it.
 
     Returns True when training resumes from an earlier ``checkpoint_last.pt``.
     """
     workdir.mkdir(parents=True, exist_ok=True)
     stamp = workdir / ARGS_FINGERPRINT
     wanted = json.dumps(fingerprint, sort_keys=True, indent=1)
-    if stamp.exists() and stamp.read_text() != wanted:
-        log.warning("training settings changed since %s was written: starting from scratch", stamp)
+    restart = None
+    if (workdir / FINISHED_STAMP).exists():
+        restart = "the previous training in %s finished; training again from scratch"
+    elif stamp.exists() and stamp.read_text() != wanted:
+        restart = "training settings changed since %s was written: starting from scratch"
+    if restart:
+        log.warning(restart, workdir)
         shutil.rmtree(workdir)
         workdir.mkdir(parents=True)
     resumes = (workdir / "checkpoint_last.pt").exists()
@@ -140,6 +149,7 @@ def train(
         for epoch in keep:
             manifest.write(f"{epoch}\t{(workdir / f'checkpoint{epoch}.pt').resolve()}\n")
     _export(best, Path(best_out))
+    (workdir / FINISHED_STAMP).touch()
 
 
 def export_checkpoint(manifest: str | Path, epoch: int, destination: str | Path) -> None:
