@@ -1,15 +1,29 @@
-"""Shared fixtures: the repository root and a local HTTP server for download tests."""
+"""Shared fixtures: the repository root, a local HTTP server for download tests, corpus
+archives, a single-node SLURM cluster and the finished demo workflow."""
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import gzip
 import http.server
+import io
+import os
+import shutil
+import subprocess
+import tarfile
 import threading
 from pathlib import Path
 
 import pytest
 
+from natcomp.workflow_copy import copy_workflow, run_snakemake
+
 REPO = Path(__file__).resolve().parents[1]
+CLUSTER_SCRIPTS = REPO / "tests" / "slurm"
+# The demo takes about 12 minutes through the test cluster; a job stuck in the queue must
+# fail the run instead of hanging CI.
+SLURM_DEMO_TIMEOUT = 40 * 60
 
 
 @pytest.fixture
@@ -54,3 +68,93 @@ def http_server(tmp_path):
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+def add_tar_member(archive: tarfile.TarFile, name: str, data: bytes) -> None:
+    info = tarfile.TarInfo(name)
+    info.size = len(data)
+    archive.addfile(info, io.BytesIO(data))
+
+
+@pytest.fixture
+def tar_member():
+    """``add(archive, name, data)``: add a file with these bytes to an open tarfile."""
+    return add_tar_member
+
+
+@pytest.fixture
+def tatoeba_archive():
+    """Write a Tatoeba-layout release tarball: ``make(path, folder, src=..., trg=...)``."""
+    add = add_tar_member
+
+    def make(path, folder="data/release/v2020-07-28", src=b"Hello .\nBye .\n", trg=b"Hallo .\nDag .\n"):
+        with tarfile.open(path, "w") as archive:
+            add(archive, f"{folder}/eng-nld/train.src.gz", gzip.compress(src))
+            add(archive, f"{folder}/eng-nld/train.trg.gz", gzip.compress(trg))
+            add(archive, f"{folder}/eng-nld/dev.src", b"a\n")
+            add(archive, f"{folder}/eng-nld/dev.trg", b"b\n")
+        return path
+
+    return make
+
+
+def slurm_unavailable() -> str | None:
+    """Why this machine cannot host the test cluster, or None if it can."""
+    if os.environ.get("NATCOMP_TEST_SLURM") == "0":
+        return "the SLURM tests are switched off (NATCOMP_TEST_SLURM=0)"
+    if os.geteuid() != 0:
+        return "starting a SLURM cluster needs root (Debian packages, daemons); running as a normal user"
+    if shutil.which("apt-get") is None or shutil.which("dpkg") is None:
+        return "no apt-get/dpkg: SLURM is installed from Debian packages"
+    return None
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster():
+    """A single-node SLURM cluster (tests/slurm/cluster_up.sh) for the whole session.
+
+    Yields the Snakemake options that send every non-local job through sbatch with the
+    repository's cluster profile. The test cluster has no accounting database, so the
+    plugin asks squeue for job states; short status intervals keep small jobs quick.
+    """
+    reason = slurm_unavailable()
+    if reason:
+        pytest.skip(reason)
+    up = subprocess.run([CLUSTER_SCRIPTS / "cluster_up.sh"], capture_output=True, text=True, timeout=900)
+    if up.returncode != 0:
+        pytest.fail(f"tests/slurm/cluster_up.sh failed on a machine that should host SLURM:\n{up.stdout}{up.stderr}")
+    try:
+        yield (
+            "--profile", "slurm",
+            "--slurm-status-command", "squeue",
+            "--slurm-init-seconds-before-status-checks", "2",
+        )
+    finally:
+        down = subprocess.run([CLUSTER_SCRIPTS / "cluster_down.sh"], capture_output=True, text=True, timeout=120)
+        assert down.returncode == 0, down.stderr
+
+
+@dataclasses.dataclass
+class DemoRun:
+    workdir: Path
+    through_slurm: bool
+    why_local: str | None
+    output: str
+
+
+@pytest.fixture(scope="session")
+def demo_run(request, tmp_path_factory) -> DemoRun:
+    """The whole demo, run once per session in a fresh copy of the workflow: through the
+    test SLURM cluster where this machine can host one, else locally on 2 cores."""
+    workdir = copy_workflow(tmp_path_factory.mktemp("demo"))
+    try:
+        slurm_options = request.getfixturevalue("slurm_cluster")
+    except pytest.skip.Exception as skipped:
+        result = run_snakemake(workdir, "--cores", "2")
+        run = DemoRun(workdir, False, str(skipped), result.stdout + result.stderr)
+    else:
+        # Keep the SLURM logs of successful jobs: the tests check which rules went through sbatch.
+        result = run_snakemake(workdir, *slurm_options, "--slurm-keep-successful-logs", timeout=SLURM_DEMO_TIMEOUT)
+        run = DemoRun(workdir, True, None, result.stdout + result.stderr)
+    run_snakemake(workdir, "--cores", "2", "--report", "results/report.html")
+    return run

@@ -16,14 +16,18 @@ def test_http_download_with_checksum(http_server, tmp_path):
     assert target.read_bytes() == PAYLOAD
 
 
-def test_checksum_mismatch_leaves_no_file(http_server, tmp_path):
+def test_checksum_mismatch_leaves_no_file_and_rerun_succeeds(http_server, tmp_path):
     base, root, _ = http_server
-    (root / "release.tar").write_bytes(PAYLOAD)
+    (root / "release.tar").write_bytes(PAYLOAD[:-1] + b"?")  # corrupt on the server
     target = tmp_path / "release.tar"
-    with pytest.raises(DownloadError, match=r"release.tar failed: sha256 mismatch: expected 0{64}"):
-        fetch(f"{base}/release.tar", target, sha256="0" * 64)
+    expected = hashlib.sha256(PAYLOAD).hexdigest()
+    with pytest.raises(DownloadError, match=rf"release.tar failed: sha256 mismatch: expected {expected}"):
+        fetch(f"{base}/release.tar", target, sha256=expected)
     assert not target.exists()
     assert list(tmp_path.glob(".release.tar*")) == []
+    (root / "release.tar").write_bytes(PAYLOAD)  # the source is repaired
+    fetch(f"{base}/release.tar", target, sha256=expected)
+    assert target.read_bytes() == PAYLOAD
 
 
 def test_truncated_transfer_leaves_no_file_and_rerun_succeeds(http_server, tmp_path):

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from natcomp import nmt
+from natcomp.errors import ConfigError
 from natcomp.preprocess import apply_bpe_chunk, learn_joint_bpe, tokenise_chunk
 
 fairseq = pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
@@ -88,6 +89,14 @@ def test_changed_settings_restart_training(tmp_path):
     assert nmt.prepare_workdir(work, {"argv": ["a"]}) is True
     assert nmt.prepare_workdir(work, {"argv": ["b"]}) is False
     assert not (work / "checkpoint_last.pt").exists()
+
+
+def test_unknown_architecture_is_named_before_any_work(databin, tmp_path):
+    with pytest.raises(ConfigError, match=r"mt.train.fairseq.arch: fairseq has no model architecture "
+                       r"'transformer_wmt_en_dee'; did you mean 'transformer_wmt_en_de'"):
+        nmt.train(databin / "bin", tmp_path / "work", tmp_path / "best.pt", tmp_path / "e.tsv", [1],
+                  {**OPTIONS, "arch": "transformer_wmt_en_dee"}, 1, "en", "nl")
+    assert not (tmp_path / "work").exists()
 
 
 def test_a_finished_training_is_not_resumed_by_a_forced_rerun(tmp_path):

@@ -97,3 +97,68 @@ def test_missing_epoch_checkpoints_for_a_size(tmp_path):
     path.write_text(yaml.safe_dump(config))
     result = snakemake("-n", "--configfile", str(path), check=False)
     assert "epoch_checkpoints has no entry for corpus size(s) ['medium']" in result.stdout + result.stderr
+
+
+def test_missing_resource_file_is_named(tmp_path):
+    from natcomp.workflow_copy import copy_workflow
+
+    work = copy_workflow(tmp_path / "work")
+    (work / "resources" / "idioms.tsv").unlink()
+    result = snakemake("-n", cwd=work, check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "Missing input files for rule" in output and "resources/idioms.tsv" in output, output[-3000:]
+
+
+def test_one_models_scores_schedule_only_their_upstream_jobs():
+    # The systematicity scores of one paper-scale model: its training, translation and
+    # scoring, the data it needs, and nothing of the 14 other models or the tables.
+    target = "results/mt/scores/small/seed1/best/np_vp.synthetic.tsv"
+    jobs = dry_run_jobs("--configfile", "config/paper.yaml", "--", target)
+    assert jobs["train_model"] == 1 and jobs["translate_best_checkpoint"] == 1 and jobs["score_best_checkpoint"] == 1
+    assert jobs["binarise_corpus"] == 1, "only the small corpus is binarised"
+    assert jobs["take_size_prefix"] == 2, "the small corpus's two languages"
+    assert jobs["make_test_items"] == 8, "the best checkpoint's item sets: np_vp x2, s_conj x3, substitutivity x3"
+    for rule in ("export_epoch_checkpoint", "translate_epoch_checkpoint", "score_bleu", "mt_tables", "all"):
+        assert rule not in jobs, rule
+    assert jobs["total"] == 292
+
+
+def test_until_stops_before_training():
+    jobs = dry_run_jobs("--configfile", "config/paper.yaml", "--until", "binarise_corpus")
+    assert jobs["binarise_corpus"] == 3
+    assert not {"train_model", "translate_best_checkpoint", "make_test_items"} & set(jobs)
+
+
+def test_corrupt_download_fails_the_rule_cleanly_and_a_rerun_succeeds(http_server, tmp_path, tatoeba_archive):
+    import hashlib
+
+    import yaml
+
+    from natcomp.workflow_copy import copy_workflow
+
+    base, root, _ = http_server
+    good = tatoeba_archive(tmp_path / "good.tar").read_bytes()
+    (root / "eng-nld.tar").write_bytes(good[:-600])  # a cut-off archive on the server
+    work = copy_workflow(tmp_path / "work")
+    config = yaml.safe_load((work / "config" / "config.yaml").read_text())
+    config["mt"]["downloads"]["tatoeba"] = {"url": f"{base}/eng-nld.tar", "sha256": hashlib.sha256(good).hexdigest()}
+    (work / "remote.yaml").write_text(yaml.safe_dump(config))
+    command = ("--cores", "1", "--configfile", "remote.yaml", "--", "results/downloads/tatoeba")
+
+    failed = snakemake(*command, cwd=work, check=False)
+    assert failed.returncode != 0
+    assert "sha256 mismatch" in failed.stdout + failed.stderr
+    assert not (work / "results" / "downloads" / "tatoeba").exists()
+
+    (root / "eng-nld.tar").write_bytes(good)
+    snakemake(*command, cwd=work)
+    assert (work / "results" / "downloads" / "tatoeba").read_bytes() == good
+
+
+def test_cluster_profile_plans_the_paper_run_without_a_cluster_or_conda():
+    # `snakemake --profile slurm` resolves ./slurm (a link to profiles/slurm) from the root.
+    result = snakemake("-n", "--profile", "slurm", "--configfile", "config/paper.yaml")
+    assert "This was a dry-run" in result.stdout + result.stderr
+    for profile in (REPO / "profiles").glob("*/profile.yaml"):
+        assert "software-deployment-method" not in profile.read_text(), f"{profile}: conda must stay a flag"

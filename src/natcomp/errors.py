@@ -26,3 +26,11 @@ class DownloadError(NatcompError):
     def __init__(self, url: str, message: str):
         self.url = url
         super().__init__(f"download of {url} failed: {message}")
+
+
+class ConfigError(NatcompError):
+    """A config value the schema cannot check (it depends on an installed tool): names the key."""
+
+    def __init__(self, key: str, message: str):
+        self.key = key
+        super().__init__(f"config {key}: {message}")

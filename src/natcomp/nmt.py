@@ -15,6 +15,7 @@ which adds exactly those classes to torch's allow-list with
 from __future__ import annotations
 
 import argparse
+import difflib
 import json
 import logging
 import os
@@ -22,7 +23,7 @@ import shutil
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
-from natcomp.errors import InputError
+from natcomp.errors import ConfigError, InputError
 from natcomp.files import atomic_open, atomic_path, read_lines
 from natcomp.preprocess import detokenise, load_bpe, remove_bpe, tokenise
 
@@ -50,6 +51,18 @@ def allow_fairseq_checkpoint_classes() -> None:
             meters.MetersDict,
         ]
     )
+
+
+def check_architecture(name: object) -> None:
+    """Stop before any work if fairseq has no model architecture ``name`` (a typo would
+    otherwise surface as an argparse error deep in fairseq-train's output)."""
+    from fairseq.models import ARCH_MODEL_REGISTRY
+
+    if name in ARCH_MODEL_REGISTRY:
+        return
+    close = difflib.get_close_matches(str(name), list(ARCH_MODEL_REGISTRY), n=3)
+    hint = f"did you mean {' or '.join(map(repr, close))}?" if close else "fairseq-train --help lists them under --arch"
+    raise ConfigError("mt.train.fairseq.arch", f"fairseq has no model architecture {name!r}; {hint}")
 
 
 def fairseq_argv(options: Mapping[str, object]) -> list[str]:
@@ -119,6 +132,7 @@ def train(
     import torch
 
     allow_fairseq_checkpoint_classes()
+    check_architecture(options.get("arch"))
     workdir = Path(workdir)
     keep = sorted(int(e) for e in keep_epochs)
     argv = [

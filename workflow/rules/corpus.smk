@@ -84,6 +84,9 @@ rule shuffle_train:
         "results/benchmarks/shuffle_train.tsv"
     conda:
         "../../envs/natcomp.yaml"
+    resources:
+        mem_mb=4000,
+        runtime=120,
     params:
         seed=MT["preprocess"]["shuffle_seed"],
     script:
@@ -103,6 +106,9 @@ rule learn_bpe:
     conda:
         "../../envs/natcomp.yaml"
     threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=360,
     params:
         merges=MT["preprocess"]["bpe_merges"],
     script:
@@ -188,6 +194,9 @@ rule binarise_corpus:
     conda:
         "../../envs/nmt.yaml"
     threads: 2
+    resources:
+        mem_mb=8000,
+        runtime=240,
     params:
         source=SRC,
         target=TRG,

@@ -15,6 +15,10 @@ rule make_test_items:
         "results/logs/make_test_items/{test}.{data_type}.log",
     conda:
         "../../envs/natcomp.yaml"
+    resources:
+        # Natural and semi-natural sets scan the training corpus.
+        mem_mb=4000,
+        runtime=120,
     params:
         seed=lookup(dpath="mt/tests/seed", within=config),
         synthetic_per_template=lookup(
@@ -54,6 +58,8 @@ rule translate_best_checkpoint:
         "../../envs/nmt.yaml"
     threads: 1
     resources:
+        mem_mb=8000,
+        runtime=240,
         gpu=1,
     params:
         cache_dir="results/mt/translation_cache/{size}/seed{seed}",
@@ -84,6 +90,8 @@ rule translate_epoch_checkpoint:
         "../../envs/nmt.yaml"
     threads: 1
     resources:
+        mem_mb=8000,
+        runtime=240,
         gpu=1,
     params:
         cache_dir="results/mt/translation_cache/{size}/seed{seed}",

@@ -16,6 +16,9 @@ rule train_model:
         "../../envs/nmt.yaml"
     threads: 1
     resources:
+        # Transformer-base on one GPU; the binarised corpus is memory-mapped.
+        mem_mb=10000,
+        runtime=4320,
         gpu=1,
     params:
         workdir="results/mt/train/{size}/seed{seed}",

@@ -27,6 +27,10 @@ rule build_treebank:
     conda:
         "../../envs/parse.yaml"
     threads: 2
+    resources:
+        # stanza's constituency parser on 100,000 sentences.
+        mem_mb=8000,
+        runtime=720,
     params:
         source=lookup(dpath="mt/semi_natural/treebank", within=config),
         sentences=lookup(dpath="mt/semi_natural/sample_sentences", within=config),
@@ -47,6 +51,9 @@ rule extract_fragments:
     conda:
         "../../envs/discodop.yaml"
     threads: 2
+    resources:
+        mem_mb=16000,
+        runtime=1440,
     params:
         backend=lookup(dpath="mt/semi_natural/fragments_backend", within=config),
     script:
