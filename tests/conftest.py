@@ -21,7 +21,7 @@ from natcomp.workflow_copy import copy_workflow, run_snakemake
 
 REPO = Path(__file__).resolve().parents[1]
 CLUSTER_SCRIPTS = REPO / "tests" / "slurm"
-# The demo takes about 12 minutes through the test cluster; a job stuck in the queue must
+# The demo takes about 10 minutes through the test cluster; a job stuck in the queue must
 # fail the run instead of hanging CI.
 SLURM_DEMO_TIMEOUT = 40 * 60
 

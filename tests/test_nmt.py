@@ -83,9 +83,11 @@ def test_fairseq_argv():
 
 
 def test_changed_settings_restart_training(tmp_path):
+    import torch
+
     work = tmp_path / "work"
     assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False
-    (work / "checkpoint_last.pt").write_bytes(b"x")
+    torch.save({"epoch": 1}, work / "checkpoint_last.pt")
     assert nmt.prepare_workdir(work, {"argv": ["a"]}) is True
     assert nmt.prepare_workdir(work, {"argv": ["b"]}) is False
     assert not (work / "checkpoint_last.pt").exists()
@@ -100,12 +102,35 @@ def test_unknown_architecture_is_named_before_any_work(databin, tmp_path):
 
 
 def test_a_finished_training_is_not_resumed_by_a_forced_rerun(tmp_path):
+    import torch
+
     work = tmp_path / "work"
     nmt.prepare_workdir(work, {"argv": ["a"]})
-    (work / "checkpoint_last.pt").write_bytes(b"x")
+    torch.save({"epoch": 1}, work / "checkpoint_last.pt")
     (work / nmt.FINISHED_STAMP).touch()
     assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False
     assert not (work / "checkpoint_last.pt").exists() and not (work / nmt.FINISHED_STAMP).exists()
+
+
+def test_cut_off_last_checkpoint_resumes_from_the_newest_whole_epoch_checkpoint(tmp_path):
+    import torch
+
+    work = tmp_path / "work"
+    nmt.prepare_workdir(work, {"argv": ["a"]})
+    for epoch in (2, 4):
+        torch.save({"epoch": epoch}, work / f"checkpoint{epoch}.pt")
+    whole = (work / "checkpoint4.pt").read_bytes()
+    (work / "checkpoint_last.pt").write_bytes(whole[: len(whole) // 2])  # killed mid-copy
+    assert not nmt.is_whole_checkpoint(work / "checkpoint_last.pt")
+    (work / "checkpoint4.pt").write_bytes(whole[:100])  # cut off too: fall back to epoch 2
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is True
+    assert (work / "checkpoint_last.pt").read_bytes() == (work / "checkpoint2.pt").read_bytes()
+
+    for epoch in (2, 4):
+        (work / f"checkpoint{epoch}.pt").unlink()
+    (work / "checkpoint_last.pt").write_bytes(whole[:100])
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False, "nothing whole is left: start afresh"
+    assert not (work / "checkpoint_last.pt").exists()
 
 
 def test_train_keeps_requested_epochs_and_translates(databin, tmp_path):
@@ -160,9 +185,9 @@ def test_killed_training_resumes_from_last_checkpoint(databin, tmp_path, caplog)
     )
     process = subprocess.Popen([sys.executable, "-c", script, json.dumps(options)], stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
-    while not (work / "checkpoint_last.pt").exists() and time.time() < deadline and process.poll() is None:
-        time.sleep(0.2)
-    time.sleep(0.5)  # let fairseq finish writing the checkpoint it just announced
+    # Kill once checkpoint_last.pt is whole (a cut-off one is test_cut_off_last_checkpoint_*).
+    while not nmt.is_whole_checkpoint(work / "checkpoint_last.pt") and time.time() < deadline and process.poll() is None:
+        time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
     assert (work / "checkpoint_last.pt").exists() and not (out / "best.pt").exists()

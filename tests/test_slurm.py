@@ -10,7 +10,7 @@ import time
 import pytest
 import yaml
 
-from natcomp.nmt import FINISHED_STAMP
+from natcomp.nmt import FINISHED_STAMP, is_whole_checkpoint
 from natcomp.workflow_copy import copy_workflow, run_snakemake, snakemake_command
 
 pytestmark = pytest.mark.demo
@@ -47,10 +47,11 @@ def test_cancelled_training_job_is_resubmitted_and_resumes(demo_run, slurm_clust
         process = subprocess.Popen(command, cwd=work, env=env, stdout=output, stderr=subprocess.STDOUT)
         try:
             # The forced rerun trains afresh (the finished stamp goes); cancel it after an epoch.
-            wait_for(
-                lambda: not (train_dir / FINISHED_STAMP).exists() and (train_dir / "checkpoint_last.pt").exists(),
-                timeout=300, what="the first epoch checkpoint of the new training",
-            )
+            def new_training_saved_an_epoch():
+                last = train_dir / "checkpoint_last.pt"
+                return not (train_dir / FINISHED_STAMP).exists() and is_whole_checkpoint(last)
+
+            wait_for(new_training_saved_an_epoch, timeout=300, what="the first epoch checkpoint of the new training")
             jobs = running_jobs("train_model")
             assert len(jobs) == 1, jobs
             subprocess.run(["scancel", jobs[0]], check=True)

@@ -19,7 +19,9 @@ import difflib
 import json
 import logging
 import os
+import re
 import shutil
+import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
 
@@ -102,9 +104,39 @@ def prepare_workdir(workdir: Path, fingerprint: Mapping[str, object]) -> bool:
         log.warning(restart, workdir)
         shutil.rmtree(workdir)
         workdir.mkdir(parents=True)
-    resumes = (workdir / "checkpoint_last.pt").exists()
+    last = workdir / "checkpoint_last.pt"
+    if last.exists() and not is_whole_checkpoint(last):
+        _replace_cut_off_last_checkpoint(workdir)
+    resumes = last.exists()
     stamp.write_text(wanted)
     return resumes
+
+
+def is_whole_checkpoint(path: str | Path) -> bool:
+    """Whether a torch checkpoint file is complete. fairseq saves one checkpoint atomically
+    and *copies* it to the others (``checkpoint_last.pt``), so a job killed during the copy
+    leaves a cut-off file, which lacks the zip directory torch's format ends with."""
+    try:
+        with zipfile.ZipFile(path) as archive:
+            return bool(archive.namelist())
+    except (zipfile.BadZipFile, OSError):
+        return False
+
+
+def _replace_cut_off_last_checkpoint(workdir: Path) -> None:
+    """Resume from the newest whole epoch checkpoint instead, or start afresh."""
+    last = workdir / "checkpoint_last.pt"
+    numbered = (re.fullmatch(r"checkpoint(\d+)\.pt", p.name) for p in workdir.glob("checkpoint*.pt"))
+    epochs = sorted((int(m.group(1)) for m in numbered if m), reverse=True)
+    for epoch in epochs:
+        candidate = workdir / f"checkpoint{epoch}.pt"
+        if is_whole_checkpoint(candidate):
+            log.warning("%s is cut off (its job was killed while fairseq copied it); resuming from %s", last, candidate.name)
+            with atomic_path(last) as tmp:
+                shutil.copyfile(candidate, tmp)
+            return
+    log.warning("%s is cut off and no whole epoch checkpoint is left: training from scratch", last)
+    last.unlink()
 
 
 def train(
