@@ -133,12 +133,14 @@ def test_cut_off_last_checkpoint_resumes_from_the_newest_whole_epoch_checkpoint(
     assert not (work / "checkpoint_last.pt").exists()
 
 
-def test_train_keeps_requested_epochs_and_translates(databin, tmp_path):
+def test_train_keeps_requested_epochs_and_translates(databin, tmp_path, monkeypatch):
     out = tmp_path / "model"
+    monkeypatch.chdir(tmp_path)  # a relative work dir, as in the workflow
     nmt.train(
-        databin / "bin", tmp_path / "work", out / "best.pt", out / "epochs.tsv", [1, 3],
+        databin / "bin", "work", out / "best.pt", out / "epochs.tsv", [1, 3],
         {**OPTIONS, "max-epoch": 4}, seed=1, source_lang="en", target_lang="nl",
     )
+    assert (out / "epochs.tsv").read_text() == "epoch\tpath\n1\twork/checkpoint1.pt\n3\twork/checkpoint3.pt\n"
     kept = sorted(p.name for p in (tmp_path / "work").glob("checkpoint[0-9]*.pt"))
     assert kept == ["checkpoint1.pt", "checkpoint3.pt"]
     assert (tmp_path / "work" / nmt.FINISHED_STAMP).exists()

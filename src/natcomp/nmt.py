@@ -193,7 +193,9 @@ def train(
     with atomic_open(manifest_out) as manifest:
         manifest.write("epoch\tpath\n")
         for epoch in keep:
-            manifest.write(f"{epoch}\t{(workdir / f'checkpoint{epoch}.pt').resolve()}\n")
+            # As given: relative to the working directory when workdir is, so a moved
+            # project still finds its checkpoints.
+            manifest.write(f"{epoch}\t{workdir / f'checkpoint{epoch}.pt'}\n")
     _export(best, Path(best_out))
     (workdir / FINISHED_STAMP).touch()
 
