@@ -8,19 +8,18 @@
 #
 # Daemons this script starts are listed (pid files) in $NATCOMP_SLURM_STATE/started;
 # cluster_down.sh stops exactly those. Daemons already running are used, never restarted.
+# The configuration goes to /etc/slurm (any other set-up's is kept aside and restored by
+# cluster_down.sh).
 set -euo pipefail
+source "$(dirname "$0")/common.sh"
 
-state=${NATCOMP_SLURM_STATE:-/run/natcomp-slurm}
 fake_gpus=${NATCOMP_FAKE_GPUS:-2}
-conf=/etc/slurm/slurm.conf
-marker="# natcomp test cluster (tests/slurm/cluster_up.sh)"
 node=$(hostname -s)
 cpus=$(nproc)
 # Leave a tenth of the memory to the operating system and the submitting Snakemake.
 mem_mb=$(awk '/^MemTotal:/ {print int($2 / 1024 * 0.9)}' /proc/meminfo)
 
 fail() { echo "cluster_up.sh: $*" >&2; exit 1; }
-alive() { [ -s "$1" ] && kill -0 "$(cat "$1")" 2>/dev/null; }
 retry() {  # retry CMD... for up to 60 s
     local i
     for i in $(seq 120); do "$@" >/dev/null 2>&1 && return 0; sleep 0.5; done
@@ -106,20 +105,21 @@ PartitionName=cpu Nodes=ALL Default=YES MaxTime=INFINITE State=UP
 PartitionName=gpu Nodes=ALL MaxTime=INFINITE State=UP
 CONF
 
-# The clients (sbatch, squeue, and srun inside jobs) read the configuration from /etc/slurm.
 if ! alive "$state/slurmctld.pid" && scontrol ping 2>/dev/null | grep -q UP; then
     fail "another slurmctld is running on this machine; stop it first (this script only stops what it started)"
 fi
-if [ -e $conf ] && ! cmp -s "$state/slurm.conf" $conf; then
-    for pidfile in "$state/slurmctld.pid" "$state/slurmd.pid"; do
-        alive "$pidfile" && fail "the test cluster runs with another configuration; stop it first (tests/slurm/cluster_down.sh)"
-    done
-    if ! head -n 1 $conf | grep -qxF "$marker"; then
-        cp $conf "$conf.before-natcomp"  # another set-up's configuration, kept
+for name in slurm.conf gres.conf; do
+    if [ -e "$conf_dir/$name" ] && ! cmp -s "$state/$name" "$conf_dir/$name"; then
+        for pidfile in "$state/slurmctld.pid" "$state/slurmd.pid"; do
+            alive "$pidfile" && fail "the test cluster runs with another configuration; stop it first (tests/slurm/cluster_down.sh)"
+        done
+        if ! head -n 1 "$conf_dir/slurm.conf" 2>/dev/null | grep -qxF "$marker"; then
+            cp "$conf_dir/$name" "$conf_dir/$name.before-natcomp"
+        fi
     fi
-fi
-install -m 644 "$state/slurm.conf" $conf
-install -m 644 "$state/gres.conf" /etc/slurm/gres.conf
+done
+install -m 644 "$state/slurm.conf" "$conf_dir/slurm.conf"
+install -m 644 "$state/gres.conf" "$conf_dir/gres.conf"
 
 start "$state/slurmctld.pid" slurmctld
 retry scontrol ping
