@@ -1,11 +1,15 @@
 """The workflow itself: dry runs of both configs, lint, formatting, config errors."""
 
+import hashlib
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+import yaml
+
+from natcomp.workflow_copy import copy_workflow
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -76,8 +80,6 @@ def test_snakefmt_is_clean():
     ],
 )
 def test_config_errors_are_clear(tmp_path, patch, message):
-    import yaml
-
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     for key, value in yaml.safe_load(patch)["mt"].items():
         config["mt"][key] = value
@@ -89,8 +91,6 @@ def test_config_errors_are_clear(tmp_path, patch, message):
 
 
 def test_missing_epoch_checkpoints_for_a_size(tmp_path):
-    import yaml
-
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     config["mt"]["sizes"]["medium"] = 100
     path = tmp_path / "bad.yaml"
@@ -100,8 +100,6 @@ def test_missing_epoch_checkpoints_for_a_size(tmp_path):
 
 
 def test_missing_resource_file_is_named(tmp_path):
-    from natcomp.workflow_copy import copy_workflow
-
     work = copy_workflow(tmp_path / "work")
     (work / "resources" / "idioms.tsv").unlink()
     result = snakemake("-n", cwd=work, check=False)
@@ -131,12 +129,6 @@ def test_until_stops_before_training():
 
 
 def test_corrupt_download_fails_the_rule_cleanly_and_a_rerun_succeeds(http_server, tmp_path, tatoeba_archive):
-    import hashlib
-
-    import yaml
-
-    from natcomp.workflow_copy import copy_workflow
-
     base, root, _ = http_server
     good = tatoeba_archive(tmp_path / "good.tar").read_bytes()
     (root / "eng-nld.tar").write_bytes(good[:-600])  # a cut-off archive on the server
