@@ -1,5 +1,6 @@
 # natcomp: compositionality tests for NLP models on natural language.
 # The default config is the offline demo; config/paper.yaml is the paper scale.
+# ARCHITECTURE.md draws the house: one folder of rule files per test family.
 from snakemake.utils import min_version
 
 min_version("9.20")
@@ -12,18 +13,20 @@ report: "workflow/report/workflow.rst"
 
 
 include: "workflow/rules/common.smk"
-include: "workflow/rules/demo.smk"
 include: "workflow/rules/download.smk"
-include: "workflow/rules/corpus.smk"
-include: "workflow/rules/nmt.smk"
-include: "workflow/rules/semi_natural.smk"
-include: "workflow/rules/mt_tests.smk"
+
+
+if family_enabled("mt"):
+
+    include: "workflow/rules/mt/common.smk"
+    include: "workflow/rules/mt/demo.smk"
+    include: "workflow/rules/mt/corpus.smk"
+    include: "workflow/rules/mt/nmt.smk"
+    include: "workflow/rules/mt/semi_natural.smk"
+    include: "workflow/rules/mt/tests.smk"
 
 
 rule all:
     default_target: True
     input:
-        "results/tables/bleu.tsv",
-        "results/tables/systematicity.tsv",
-        "results/figures/systematicity.png",
-        "results/tables/manual_analysis.tsv",
+        [path for outputs in FINAL_OUTPUTS.values() for path in outputs()],

@@ -15,12 +15,14 @@ from pathlib import Path
 
 import yaml
 
-from natcomp.mt_test_sets import TestSettings, build_items
-from natcomp.translation_cache import SOURCE_COLUMNS
+from natcomp.mt.item_sets import ItemResources, TestSettings, build_items
+from natcomp.mt.registry import tests_of
+from natcomp.mt.translation_cache import SOURCE_COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
+RESOURCES = ItemResources(REPO / "resources" / "lexicon", REPO / "resources" / "synonyms.tsv", REPO / "resources" / "idioms.tsv")
 FLORES_LINES = {"dev": 997, "devtest": 1012}
-EPOCH_TESTS = {"overgeneralisation"}
+EPOCH_TESTS = set(tests_of(checkpoints="epochs"))
 
 
 def main() -> None:
@@ -54,7 +56,7 @@ def main() -> None:
             if missing:
                 print(f"{name:34} {f'(needs {missing})':>29}")
                 continue
-            rows = build_items(test, data_type, settings, REPO / "resources", corpus, phrases)
+            rows = build_items(test, data_type, settings, RESOURCES, corpus, phrases)
             sources = [row[c] for row in rows for c in SOURCE_COLUMNS if c in row]
             lines, unique = len(sources), len(set(sources))
             kind = "epoch" if test in EPOCH_TESTS else "best"

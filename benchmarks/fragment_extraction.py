@@ -1,6 +1,6 @@
-"""Time the built-in Double-DOP fragment extraction (natcomp.fragments) on demo trees.
+"""Time the built-in Double-DOP fragment extraction (natcomp.mt.semi_natural.fragments) on demo trees.
 
-Builds the English parse trees of the demo corpus (natcomp.demo_corpus, the same grammar
+Builds the English parse trees of the demo corpus (natcomp.mt.demo_corpus, the same grammar
 the demo workflow uses), extracts the fragments of the first N trees for each size, and
 prints the time, the number of fragments, the growth exponent k fitted to the two
 largest sizes (time ~ N^k) and the time extrapolated to 100,000 trees (the paper's
@@ -15,8 +15,8 @@ import math
 import time
 from pathlib import Path
 
-from natcomp.demo_corpus import generate_pairs
-from natcomp.fragments import extract_fragments, select_fragments
+from natcomp.mt.demo_corpus import generate_pairs
+from natcomp.mt.semi_natural.fragments import extract_fragments, select_fragments
 from natcomp.trees import parse_tree
 
 REPO = Path(__file__).resolve().parents[1]

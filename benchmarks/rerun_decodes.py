@@ -12,13 +12,15 @@ Usage: .venv/bin/python benchmarks/rerun_decodes.py [--workdir .]
 import argparse
 import re
 import shutil
+import sys
 import tempfile
 from collections import Counter
 from pathlib import Path
 
 import yaml
 
-from natcomp.workflow_copy import copy_workflow, run_snakemake
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from workflow_copy import copy_workflow, run_snakemake  # noqa: E402
 
 DECODED = re.compile(r"(\d+) unique sentences: (\d+) from the cache, (\d+) decoded")
 
@@ -26,7 +28,7 @@ DECODED = re.compile(r"(\d+) unique sentences: (\d+) from the cache, (\d+) decod
 def decodes_since(workdir: Path, start: float) -> tuple[int, int, int]:
     """(jobs, unique sentences, decoded sentences) of translation logs written after ``start``."""
     jobs = unique = decoded = 0
-    for log in (workdir / "results" / "logs").glob("translate_*/*.log"):
+    for log in (workdir / "results" / "logs" / "mt" / "mt_translate").glob("*.log"):
         if log.stat().st_mtime < start:
             continue
         for match in DECODED.finditer(log.read_text()):
@@ -39,7 +41,7 @@ def decodes_since(workdir: Path, start: float) -> tuple[int, int, int]:
 def decoded_twice(workdir: Path) -> int:
     twice = 0
     for cache in (workdir / "results" / "mt" / "translation_cache").rglob("*.tsv"):
-        counts = Counter(line.split("\t", 1)[0] for line in cache.read_text().splitlines())
+        counts = Counter(line.split("\t", 1)[0] for line in cache.read_text().splitlines()[1:])
         twice += sum(n - 1 for n in counts.values() if n > 1)
     return twice
 

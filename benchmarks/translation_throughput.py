@@ -15,8 +15,8 @@ import time
 import warnings
 from pathlib import Path
 
-from natcomp.nmt import Translator
-from natcomp.translation_cache import set_sources
+from natcomp.mt.nmt import Translator
+from natcomp.mt.translation_cache import set_sources
 
 PAPER_DECODES = 19_975_560  # benchmarks/decode_counts.py on config/paper.yaml, natural sets excluded
 

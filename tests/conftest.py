@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from natcomp.workflow_copy import copy_workflow, run_snakemake
+from workflow_copy import copy_workflow, run_snakemake
 
 REPO = Path(__file__).resolve().parents[1]
 CLUSTER_SCRIPTS = REPO / "tests" / "slurm"

@@ -6,7 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from natcomp.cli import main
 
@@ -110,8 +109,8 @@ def test_score_substitutivity_end_to_end(tmp_path):
         tmp_path / "items.tsv",
         [
             ["item", "template", "pair", "source_a", "source_b"],
-            ["1", "1", "2", "The man eats the doughnut .", "The man eats the donut ."],
-            ["2", "1", "2", "The king eats the doughnut .", "The king eats the donut ."],
+            ["1", "1", "doughnut/donut", "The man eats the doughnut .", "The man eats the donut ."],
+            ["2", "1", "doughnut/donut", "The king eats the doughnut .", "The king eats the donut ."],
         ],
     )
     translations = _translations_tsv(
@@ -131,7 +130,7 @@ def test_score_substitutivity_end_to_end(tmp_path):
     assert labels[2][-4:] == ["donuts", "donuts", "0", "1"]
     assert _read(tmp_path / "out" / "summary.tsv") == [
         ["template", "pair", "consistency", "synonym_consistency", "n"],
-        ["1", "2", "0.0", "0.5", "2"],
+        ["1", "doughnut/donut", "0.0", "0.5", "2"],
     ]
 
 
@@ -140,9 +139,9 @@ def test_score_overgeneralisation_options(tmp_path):
         tmp_path / "items.tsv",
         [
             ["item", "template", "idiom", "source", "reference"],
-            ["1", "natural", "0", "I play it once in a while .", "Ik speel het af en toe."],
-            ["2", "natural", "0", "Once in a while , we live .", "Soms leven we."],
-            ["3", "natural", "10", "I knew it by heart .", "Ik kende het door het hart."],
+            ["1", "natural", "once in a while", "I play it once in a while .", "Ik speel het af en toe."],
+            ["2", "natural", "once in a while", "Once in a while , we live .", "Soms leven we."],
+            ["3", "natural", "by heart", "I knew it by heart .", "Ik kende het door het hart."],
         ],
     )
     translations = _translations_tsv(
@@ -159,8 +158,8 @@ def test_score_overgeneralisation_options(tmp_path):
     assert [row[-1] for row in _read(tmp_path / "out" / "labels.tsv")[1:]] == ["1", "0", "0"]
     assert _read(tmp_path / "out" / "summary.tsv") == [
         ["template", "idiom", "overgeneralisation", "n"],
-        ["natural", "0", "0.5", "2"],
-        ["natural", "10", "0.0", "1"],
+        ["natural", "once in a while", "0.5", "2"],
+        ["natural", "by heart", "0.0", "1"],
     ]
 
     assert main(_score(tmp_path, *argv, "--substring-keywords")) == 0  # "even" inside "leven"
@@ -170,7 +169,10 @@ def test_score_overgeneralisation_options(tmp_path):
     labels = _read(tmp_path / "out" / "labels.tsv")
     assert labels[0][-2:] == ["reference_paraphrase", "overgeneralised"]
     assert [row[-2:] for row in labels[1:]] == [["1", "1"], ["1", "0"], ["0", ""]]
-    assert _read(tmp_path / "out" / "summary.tsv")[1:] == [["natural", "0", "0.5", "2"], ["natural", "10", "", "0"]]
+    assert _read(tmp_path / "out" / "summary.tsv")[1:] == [
+        ["natural", "once in a while", "0.5", "2"],
+        ["natural", "by heart", "", "0"],
+    ]
 
 
 def _assert_error(tmp_path, capsys, argv: list[str], *fragments: str) -> None:
@@ -214,7 +216,7 @@ def test_wrong_line_count_and_bad_items_are_errors(tmp_path, capsys):
 def test_paraphrase_filter_needs_references(tmp_path, capsys):
     items = _write(
         tmp_path / "items.tsv",
-        [["item", "template", "idiom", "source", "reference"], ["1", "1", "0", "x", "ref"], ["2", "1", "0", "y", ""]],
+        [["item", "template", "idiom", "source", "reference"], ["1", "1", "by heart", "x", "ref"], ["2", "1", "by heart", "y", ""]],
     )
     translations = _translations_tsv(tmp_path / "hyp.tsv", {"x": "a", "y": "b"})
     argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
@@ -242,3 +244,31 @@ def test_python_dash_m_natcomp(tmp_path):
     assert "--translations-format" in done.stdout
     done = subprocess.run([sys.executable, "-m", "natcomp", "score"], capture_output=True, text=True, check=False)
     assert done.returncode == 2 and "required" in done.stderr
+
+
+def test_score_finds_the_shipped_lists_from_any_directory(tmp_path, monkeypatch):
+    items = _write(
+        tmp_path / "items.tsv",
+        [["item", "template", "idiom", "source", "reference"], ["1", "1", "by heart", "I knew it by heart .", ""]],
+    )
+    translations = _translations_tsv(tmp_path / "hyp.tsv", {"I knew it by heart .": "Ik kende het uit mijn hart."})
+    monkeypatch.chdir(tmp_path)  # no resources/ here
+    argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
+    assert main(_score(tmp_path, *argv)) == 0
+    assert [row[-1] for row in _read(tmp_path / "out" / "labels.tsv")[1:]] == ["1"]
+
+
+def test_a_built_wheel_carries_the_resources(tmp_path):
+    """An installed natcomp finds its word lists: the wheel holds resources/ as package data."""
+    import zipfile
+
+    repo = RESOURCES.parent
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", str(repo), "--no-deps", "--no-build-isolation", "-q", "-w", str(tmp_path)],
+        check=True,
+        capture_output=True,
+    )
+    (wheel,) = tmp_path.glob("natcomp-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for resource in ("synonyms.tsv", "idioms.tsv", "lexicon/nouns_people.tsv"):
+        assert f"natcomp/resources/{resource}" in names, resource

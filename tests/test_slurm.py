@@ -10,15 +10,15 @@ import time
 import pytest
 import yaml
 
-from natcomp.nmt import FINISHED_STAMP, is_whole_checkpoint
-from natcomp.workflow_copy import copy_workflow, run_snakemake, snakemake_command
+from natcomp.mt.nmt import FINISHED_STAMP, is_whole_checkpoint
+from workflow_copy import copy_workflow, run_snakemake, snakemake_command
 
 pytestmark = pytest.mark.demo
 pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
 
 MODEL = "results/mt/models/small/seed1/checkpoint_best.pt"
 TRAIN_WORKDIR = "results/mt/train/small/seed1"
-TRAIN_LOG = "results/logs/train_model/small.seed1.log"
+TRAIN_LOG = "results/logs/mt/mt_train/small.seed1.log"
 
 
 def running_jobs(rule: str) -> list[str]:
@@ -52,7 +52,7 @@ def test_cancelled_training_job_is_resubmitted_and_resumes(demo_run, slurm_clust
                 return not (train_dir / FINISHED_STAMP).exists() and is_whole_checkpoint(last)
 
             wait_for(new_training_saved_an_epoch, timeout=300, what="the first epoch checkpoint of the new training")
-            jobs = running_jobs("train_model")
+            jobs = running_jobs("mt_train")
             assert len(jobs) == 1, jobs
             subprocess.run(["scancel", jobs[0]], check=True)
             process.wait(timeout=900)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from natcomp.workflow_copy import copy_workflow
+from workflow_copy import copy_workflow
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -36,25 +36,34 @@ def dry_run_jobs(*args, cwd=REPO) -> dict[str, int]:
 
 def test_demo_dry_run():
     jobs = dry_run_jobs()
-    assert jobs["train_model"] == 4, "demo: 2 sizes x 2 seeds"
-    assert jobs["tokenise_train_chunk"] == 4, "2 chunks x 2 languages"
-    assert jobs["generate_demo_corpus"] == 1
-    assert jobs["score_bleu"] == 8
-    assert jobs["translate_best_checkpoint"] == 4, "one translation job per model's best checkpoint"
-    assert jobs["translate_epoch_checkpoint"] == 2 * 2 * 5, "every kept epoch of every model"
-    assert jobs["make_test_items"] == 12
-    assert jobs["build_treebank"] == jobs["extract_fragments"] == jobs["search_fragments"] == 1
+    assert jobs["mt_train"] == 4, "demo: 2 sizes x 2 seeds"
+    assert jobs["mt_tokenise_train_chunk"] == 4, "2 chunks x 2 languages"
+    assert jobs["mt_demo_corpus"] == 1
+    assert jobs["mt_bleu"] == 8
+    assert jobs["mt_translate"] == 4 + 2 * 2 * 5, "one translation job per best and kept epoch checkpoint"
+    assert jobs["mt_score"] == 4 * 3 + 2 * 2 * 5, "per model: 3 tests at the best checkpoint, 1 per kept epoch"
+    assert jobs["mt_items"] == 12
+    assert jobs["mt_treebank"] == jobs["mt_extract_fragments"] == jobs["mt_search_fragments"] == 1
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1
 
 
 def test_paper_dry_run():
     jobs = dry_run_jobs("--configfile", "config/paper.yaml")
-    assert jobs["train_model"] == 15, "paper: 3 sizes x 5 seeds"
-    assert jobs["apply_bpe_train_chunk"] == 128
-    assert "generate_demo_corpus" not in jobs
-    assert jobs["download_release"] == 2
-    assert jobs["translate_epoch_checkpoint"] == 5 * 3 * 10
-    assert jobs["download_stanza_models"] == 1, "paper scale parses its treebank with stanza"
+    assert jobs["mt_train"] == 15, "paper: 3 sizes x 5 seeds"
+    assert jobs["mt_apply_bpe_train_chunk"] == 128
+    assert "mt_demo_corpus" not in jobs
+    assert jobs["download"] == 2
+    assert jobs["mt_translate"] == 15 + 5 * 3 * 10
+    assert jobs["mt_stanza_models"] == 1, "paper scale parses its treebank with stanza"
+
+
+def test_a_disabled_family_adds_no_job(tmp_path):
+    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    config["mt"]["enabled"] = False
+    (tmp_path / "off.yaml").write_text(yaml.safe_dump(config))
+    jobs = dry_run_jobs("--configfile", str(tmp_path / "off.yaml"))
+    assert not [rule for rule in jobs if rule.startswith("mt_")], jobs
+    assert jobs.get("total", 0) <= 1, "at most the empty rule all"
 
 
 def test_lint_is_clean():
@@ -66,7 +75,7 @@ def test_snakefmt_is_clean():
     snakefmt = shutil.which("snakefmt", path=str(Path(sys.executable).parent))
     if snakefmt is None:
         pytest.skip("snakefmt is not installed next to this Python")
-    files = ["Snakefile", *map(str, sorted((REPO / "workflow" / "rules").glob("*.smk")))]
+    files = ["Snakefile", *map(str, sorted((REPO / "workflow" / "rules").rglob("*.smk")))]
     result = subprocess.run([snakefmt, "--check", *files], cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
 
@@ -96,7 +105,7 @@ def test_missing_epoch_checkpoints_for_a_size(tmp_path):
     path = tmp_path / "bad.yaml"
     path.write_text(yaml.safe_dump(config))
     result = snakemake("-n", "--configfile", str(path), check=False)
-    assert "epoch_checkpoints has no entry for corpus size(s) ['medium']" in result.stdout + result.stderr
+    assert "config mt.train.epoch_checkpoints: no entry for corpus size(s) ['medium']" in result.stdout + result.stderr
 
 
 def test_missing_resource_file_is_named(tmp_path):
@@ -111,21 +120,21 @@ def test_missing_resource_file_is_named(tmp_path):
 def test_one_models_scores_schedule_only_their_upstream_jobs():
     # The systematicity scores of one paper-scale model: its training, translation and
     # scoring, the data it needs, and nothing of the 14 other models or the tables.
-    target = "results/mt/scores/small/seed1/best/np_vp.synthetic.tsv"
+    target = "results/mt/scores/small/seed1/best/np_vp.tsv"
     jobs = dry_run_jobs("--configfile", "config/paper.yaml", "--", target)
-    assert jobs["train_model"] == 1 and jobs["translate_best_checkpoint"] == 1 and jobs["score_best_checkpoint"] == 1
-    assert jobs["binarise_corpus"] == 1, "only the small corpus is binarised"
-    assert jobs["take_size_prefix"] == 2, "the small corpus's two languages"
-    assert jobs["make_test_items"] == 8, "the best checkpoint's item sets: np_vp x2, s_conj x3, substitutivity x3"
-    for rule in ("export_epoch_checkpoint", "translate_epoch_checkpoint", "score_bleu", "mt_tables", "all"):
+    assert jobs["mt_train"] == 1 and jobs["mt_translate"] == 1 and jobs["mt_score"] == 1
+    assert jobs["mt_binarise"] == 1, "only the small corpus is binarised"
+    assert jobs["mt_take_size_prefix"] == 2, "the small corpus's two languages"
+    assert jobs["mt_items"] == 8, "the best checkpoint's item sets: np_vp x2, s_conj x3, substitutivity x3"
+    for rule in ("mt_export_epoch_checkpoint", "mt_bleu", "mt_tables", "all"):
         assert rule not in jobs, rule
     assert jobs["total"] == 292
 
 
 def test_until_stops_before_training():
-    jobs = dry_run_jobs("--configfile", "config/paper.yaml", "--until", "binarise_corpus")
-    assert jobs["binarise_corpus"] == 3
-    assert not {"train_model", "translate_best_checkpoint", "make_test_items"} & set(jobs)
+    jobs = dry_run_jobs("--configfile", "config/paper.yaml", "--until", "mt_binarise")
+    assert jobs["mt_binarise"] == 3
+    assert not {"mt_train", "mt_translate", "mt_items"} & set(jobs)
 
 
 def test_corrupt_download_fails_the_rule_cleanly_and_a_rerun_succeeds(http_server, tmp_path, tatoeba_archive):
@@ -136,16 +145,16 @@ def test_corrupt_download_fails_the_rule_cleanly_and_a_rerun_succeeds(http_serve
     config = yaml.safe_load((work / "config" / "config.yaml").read_text())
     config["mt"]["downloads"]["tatoeba"] = {"url": f"{base}/eng-nld.tar", "sha256": hashlib.sha256(good).hexdigest()}
     (work / "remote.yaml").write_text(yaml.safe_dump(config))
-    command = ("--cores", "1", "--configfile", "remote.yaml", "--", "results/downloads/tatoeba")
+    command = ("--cores", "1", "--configfile", "remote.yaml", "--", "results/downloads/mt/tatoeba")
 
     failed = snakemake(*command, cwd=work, check=False)
     assert failed.returncode != 0
     assert "sha256 mismatch" in failed.stdout + failed.stderr
-    assert not (work / "results" / "downloads" / "tatoeba").exists()
+    assert not (work / "results" / "downloads" / "mt" / "tatoeba").exists()
 
     (root / "eng-nld.tar").write_bytes(good)
     snakemake(*command, cwd=work)
-    assert (work / "results" / "downloads" / "tatoeba").read_bytes() == good
+    assert (work / "results" / "downloads" / "mt" / "tatoeba").read_bytes() == good
 
 
 def test_cluster_profile_plans_the_paper_run_without_conda():

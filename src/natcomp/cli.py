@@ -9,12 +9,12 @@ atomically, so a failing command leaves no partial files.
 Subcommands:
 
 ``natcomp score``
-    Score the translations of one test's items (see :mod:`natcomp.scoring`) and write a
+    Score the translations of one test's items (see :mod:`natcomp.mt.scoring`) and write a
     per-item labels TSV and a per-group summary TSV.
 
 ``natcomp fragments``
     The recurring Double-DOP fragments of a treebank with their exact counts (see
-    :mod:`natcomp.fragments`), built in or with disco-dop, as ``fragment<TAB>count`` lines.
+    :mod:`natcomp.mt.semi_natural.fragments`), built in or with disco-dop, as ``fragment<TAB>count`` lines.
 """
 
 from __future__ import annotations
@@ -27,8 +27,6 @@ from pathlib import Path
 from natcomp.errors import InputError, NatcompError
 
 PROG = "natcomp"
-DEFAULT_SYNONYMS = Path("resources/synonyms.tsv")
-DEFAULT_IDIOMS = Path("resources/idioms.tsv")
 
 
 # --------------------------------------------------------------------------------------
@@ -36,7 +34,7 @@ DEFAULT_IDIOMS = Path("resources/idioms.tsv")
 
 
 def _add_score(subparsers) -> None:
-    from natcomp.scoring import TESTS
+    from natcomp.mt.scoring import TESTS
 
     parser = subparsers.add_parser(
         "score",
@@ -67,10 +65,10 @@ def _add_score(subparsers) -> None:
     parser.add_argument("--labels", required=True, type=Path, metavar="OUT_LABELS.tsv", help="per-item labels")
     parser.add_argument("--summary", required=True, type=Path, metavar="OUT_SUMMARY.tsv", help="per-group scores")
     parser.add_argument(
-        "--synonyms", type=Path, default=DEFAULT_SYNONYMS, help="synonym pairs (substitutivity; default %(default)s)"
+        "--synonyms", type=Path, help="synonym pairs (substitutivity; default: the synonyms.tsv shipped with natcomp)"
     )
     parser.add_argument(
-        "--idioms", type=Path, default=DEFAULT_IDIOMS, help="idioms (overgeneralisation; default %(default)s)"
+        "--idioms", type=Path, help="idioms (overgeneralisation; default: the idioms.tsv shipped with natcomp)"
     )
     parser.add_argument(
         "--substring-keywords",
@@ -87,26 +85,26 @@ def _add_score(subparsers) -> None:
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
-    from natcomp import scoring
-    from natcomp.files import atomic_open
-    from natcomp.lexicon import load_idioms, load_synonyms
+    from natcomp.mt import scoring
+    from natcomp.mt.lexicon import load_idioms, load_synonyms
+    from natcomp.shipped import resource_path
 
     if args.labels.resolve() == args.summary.resolve():
         raise NatcompError("--labels and --summary must be different files")
     synonyms = idioms = None
-    n_entries = None
+    entries = None
     if args.test == "substitutivity":
-        synonyms = load_synonyms(args.synonyms)
-        n_entries = len(synonyms)
+        synonyms = load_synonyms(args.synonyms or resource_path("synonyms.tsv"))
+        entries = {pair.name for pair in synonyms}
     elif args.test == "overgeneralisation":
-        idioms = load_idioms(args.idioms)
-        n_entries = len(idioms)
+        idioms = load_idioms(args.idioms or resource_path("idioms.tsv"))
+        entries = {idiom.idiom for idiom in idioms}
     if (args.substring_keywords or args.paraphrase_references_only) and args.test != "overgeneralisation":
         raise NatcompError(
             "--substring-keywords and --paraphrase-references-only apply to --test overgeneralisation only"
         )
 
-    items = scoring.read_items(args.items, args.test, n_entries)
+    items = scoring.read_items(args.items, args.test, entries)
     if args.paraphrase_references_only:
         for line, reference in zip(items.attrs["lines"], items["reference"]):
             if not str(reference).strip():
@@ -124,9 +122,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         paraphrase_references_only=args.paraphrase_references_only,
     )
     summary = scoring.summarise(labels, scoring.GROUP_COLUMNS[args.test], scoring.LABEL_METRICS[args.test])
-    with atomic_open(args.labels) as labels_out, atomic_open(args.summary) as summary_out:
-        scoring.write_labels(labels, labels_out)
-        scoring.write_summary(summary, summary_out)
+    scoring.write_labels(labels, args.labels)
+    scoring.write_summary(summary, args.summary)
     return 0
 
 
@@ -163,7 +160,7 @@ def _add_fragments(subparsers) -> None:
 def _cmd_fragments(args: argparse.Namespace) -> int:
     import time
 
-    from natcomp import fragments as frag
+    from natcomp.mt.semi_natural import fragments as frag
     from natcomp.trees import read_trees
 
     if args.threads < 0:

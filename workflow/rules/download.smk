@@ -1,19 +1,25 @@
-# Every external archive enters through this rule: https://, http:// or file: URLs,
-# checked against the configured sha256, written atomically.
+# Every external archive of every family enters through this rule: https://, http:// or
+# file: URLs from config <family>.downloads.<name>, checked against the configured sha256,
+# written atomically to results/downloads/<family>/<name>.
 
 
-rule download_release:
+rule download:
     input:
         download_source,
     output:
-        "results/downloads/{download}",
+        "results/downloads/{family}/{download}",
     log:
-        "results/logs/download_release/{download}.log",
+        "results/logs/download/{family}.{download}.log",
+    benchmark:
+        "results/benchmarks/download/{family}.{download}.tsv"
+    wildcard_constraints:
+        family=r"[a-z]+",
+        download=r"[A-Za-z0-9_.-]+",
     localrule: True
     conda:
         "../../envs/natcomp.yaml"
     params:
-        url=lookup(dpath="mt/downloads/{download}/url", within=config),
-        sha256=lookup(dpath="mt/downloads/{download}/sha256", within=config),
+        url=lookup(dpath="{family}/downloads/{download}/url", within=config),
+        sha256=lookup(dpath="{family}/downloads/{download}/sha256", within=config),
     script:
-        "../scripts/download_release.py"
+        "../scripts/download.py"

@@ -1,0 +1,342 @@
+"""Judgements of the MT compositionality tests: systematicity, substitutivity, overgeneralisation.
+
+The functions here judge translations of the paper's test items (Dankers, Bruni & Hupkes
+2022, sections 4.1-4.3). A translation is plain Dutch text as an MT system outputs it
+(detokenised, ``De dichter ziet de koning, en het kind slaapt.``). Every comparison works
+on **tokens**: :func:`tokens` splits a translation with the Moses tokeniser for Dutch
+(``sacremoses``, without XML escaping), so punctuation is a token of its own and an
+already tokenised translation (``koning .``, also Moses-escaped ``auto &apos;s``) gives
+the same tokens as its detokenised form.
+
+Definitions
+-----------
+**S -> NP VP systematicity** (:func:`np_vp_consistent`, paper section 4.1). One noun of the
+source is replaced (the subject, ``np_prime``, or a noun in the VP, ``vp_prime``). The two
+translations are consistent iff they differ in exactly one word: the Levenshtein distance
+between the token lists is exactly 1 (one substitution, insertion or deletion), after the
+anticipated Dutch changes are neutralised: the articles ``het``/``de`` and the relative
+pronouns ``dat``/``die`` follow the gender of the new noun, so these tokens are treated as
+equal (in any case pattern: ``Het``/``De`` at the start of a sentence too). Identical
+translations (distance 0) are **not** consistent: the replaced noun must change the
+translation. This is the paper's definition and what the original code computes.
+
+**S -> S CONJ S systematicity** (:func:`s_conj_consistent`). The source is ``S1 , and S2``;
+S1 is changed minimally (``s1_prime``) or replaced (``s3``). The two translations are
+consistent iff the translations of S2 (:func:`second_conjunct`) are equal token for token.
+When the conjunction cannot be located in either translation the item is not scored
+(label ``None``; it leaves the denominator).
+
+*Rule for locating S2* (:func:`second_conjunct`): the second conjunct is everything after
+the first token ``en`` that has at least :data:`MIN_FIRST_CONJUNCT` (5) tokens before it
+and at least one token after it. The first conjunct is always a synthetic template
+sentence, whose shortest Dutch translation (template 1, ``De jongen ziet de koning``) has
+5 tokens; the threshold skips the ``en`` inside a template-4 subject (``De dichter en het
+kind zien de koning , en ...``), and taking the *first* qualifying ``en`` keeps any
+``en`` inside S2 in the conjunct. A comma before the conjunction is deliberately **not**
+used to choose the ``en``: models drop or add that comma from one translation to the
+next (paper appendix F.2.4 lists exactly this as the most common formatting change, and
+example (4) of F.2.2 has no comma), so preferring ``, en`` would pick an ``en`` inside S2
+whenever S2 contains ``, en`` and the boundary comma was dropped, making an S2 translated
+identically look inconsistent. The comma itself belongs to the first conjunct and never
+enters the returned text.
+
+**Substitutivity** (:func:`substitution_consistent`, :func:`synonym_consistent`, section 4.2
+and appendix C). The item pairs a source with the British term and the same source with
+the American term. *Consistency* is the equality of the two full translations (as token
+lists, so spacing differences do not count). *Synonym consistency* is the equality of
+the spans that translate the synonym (:func:`synonym_translation`): the synonym's
+candidate Dutch translations (gold translation first) are searched in priority order,
+multi-word candidates are first glued into one span, and the first token that contains a
+candidate as a case-insensitive substring is the span (so the compound ``vliegtuigje``
+matches ``vliegtuig``). When no candidate occurs, the span is the whole translation, so a
+pair where the model omits the synonym from both translations is consistent iff the rest
+of the translation is the same, as the paper specifies.
+
+**Overgeneralisation** (:func:`is_overgeneralised`, section 4.3 and appendix D). A
+translation of a sentence containing an idiom is overgeneralised (too local, literal) iff
+it contains one of the idiom's literal Dutch keywords, matched as a whole token,
+case-insensitively (a multi-word keyword matches as a token sequence). For natural data
+the original code scored only items whose reference translation contains no keyword (the
+reference is a "paraphrase"): :func:`reference_is_paraphrase` and the
+``paraphrase_references_only`` option of :func:`score_items` offer that filter.
+
+Deviations from the original code (``evaluate.py`` of the paper's repository)
+------------------------------------------------------------------------------
+* **Input.** The original scored fairseq ``D-`` lines, i.e. Moses-tokenised and
+  XML-escaped Dutch, split on whitespace. Here any translation is re-tokenised by
+  :func:`tokens` (Moses XML entities are unescaped first), so detokenised, tokenised and
+  escaped outputs all give the same tokens.
+* **het/de and dat/die.** The original replaced substrings (``" het "`` -> ``" de "``,
+  ``"Het "`` -> ``"De "``, ``" dat "`` -> ``" die "``) in both translations. That also maps
+  the complementiser ``dat`` to ``die``; mapping tokens does the same, and because it
+  happens on both sides it cannot create or hide a difference other than the intended
+  article/pronoun one, so the token-level mapping is equivalent for it. Differences: the
+  token mapping also covers sentence-initial ``Dat``/``Die`` and all-capitals forms, and
+  it maps every occurrence, where ``str.replace`` skipped the second of two adjacent
+  ``het`` (``" het het "``: the shared space is consumed by the first match).
+* **Second conjunct.** The original split on ``" en "`` and, when the part before the
+  first ``en`` had fewer than 5 words, took the text after the *second* ``en``; with only
+  one ``en`` that gave an empty conjunct, and all such translations compared equal. Here
+  the first ``en`` with at least 5 tokens before it is used and ``None`` is returned when
+  there is none (see the rule above). The original also dropped an item from *both*
+  conditions when any of its three translations (S1, S1', S3 variants) lacked ``en``;
+  here an item is a pair, and it leaves the denominator of its own condition only.
+* **Synonym candidates.** The original used ``[nl] + list(set(model translations))``,
+  whose order after the gold word depends on Python's string hash seed; here the order is
+  the fixed order of ``nl_candidates`` in ``resources/synonyms.tsv``. Gluing of multi-word
+  candidates works on tokens (a candidate may start inside the first and end inside the
+  last token of the glued span, as the original substring replacement allowed).
+* **Keywords.** The original matched keywords as case-insensitive substrings of the whole
+  translation, so ``even`` (idiom "once in a while") fired inside ``leven`` and ``tijd``
+  inside ``tijdens``. The paper asks whether the keywords' literal translations are
+  present, so here keywords match whole tokens; ``substring=True`` restores the original
+  behaviour (on the normalised, space-joined tokens) for comparison.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Iterable, Sequence
+
+#: minimum number of tokens before the ``en`` that joins the conjuncts (see the module doc)
+MIN_FIRST_CONJUNCT = 5
+
+_CONJUNCTION = "en"
+
+# --------------------------------------------------------------------------------------
+# tokens
+
+
+@functools.lru_cache(maxsize=1)
+def _tokenizer():
+    from sacremoses import MosesTokenizer
+
+    return MosesTokenizer("nl")
+
+
+# The entities Moses' escaping produces; "&amp;" last so "&amp;apos;" stays "&apos;".
+_MOSES_ENTITIES = (
+    ("&apos;", "'"),
+    ("&quot;", '"'),
+    ("&lt;", "<"),
+    ("&gt;", ">"),
+    ("&#91;", "["),
+    ("&#93;", "]"),
+    ("&#124;", "|"),
+    ("&amp;", "&"),
+)
+
+
+def _unescape(text: str) -> str:
+    if "&" not in text:
+        return text
+    for entity, char in _MOSES_ENTITIES:
+        text = text.replace(entity, char)
+    return text
+
+
+@functools.lru_cache(maxsize=1 << 17)
+def _tokens(translation: str) -> tuple[str, ...]:
+    return tuple(_tokenizer().tokenize(_unescape(translation), escape=False))
+
+
+def tokens(translation: str) -> list[str]:
+    """Moses tokens (Dutch rules, not XML-escaped) of a translation.
+
+    Punctuation becomes a token of its own; an already tokenised or Moses-escaped input
+    gives the same tokens (``"koning."``, ``"koning ."`` -> ``["koning", "."]``;
+    ``"auto's"``, ``"auto &apos;s"`` -> ``["auto", "'", "s"]``). Results are cached.
+    """
+    return list(_tokens(translation))
+
+
+def _normalised(translation: str) -> str:
+    return " ".join(_tokens(translation))
+
+
+# --------------------------------------------------------------------------------------
+# S -> NP VP
+
+
+def edit_distance(a: Sequence[str], b: Sequence[str]) -> int:
+    """Levenshtein distance between two token sequences (unit costs), O(len(a)*len(b))."""
+    if len(a) < len(b):
+        a, b = b, a
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, start=1):
+        current = [i]
+        for j, y in enumerate(b, start=1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+def _one_edit_apart(a: Sequence[str], b: Sequence[str]) -> bool:
+    """``edit_distance(a, b) == 1`` in linear time."""
+    if len(a) < len(b):
+        a, b = b, a
+    if len(a) - len(b) > 1:
+        return False
+    prefix = 0
+    while prefix < len(b) and a[prefix] == b[prefix]:
+        prefix += 1
+    if len(a) == len(b):
+        return prefix < len(a) and a[prefix + 1 :] == b[prefix + 1 :]
+    return a[prefix + 1 :] == b[prefix:]
+
+
+_EQUIVALENT = {"het": "de", "de": "de", "dat": "die", "die": "die"}
+
+
+def _neutralise(token: str) -> str:
+    """Map het->de and dat->die, keeping the case pattern (Het->De, HET->DE)."""
+    base = _EQUIVALENT.get(token.lower())
+    if base is None:
+        return token
+    if token.islower():
+        return base
+    if token.isupper():
+        return base.upper()
+    if token[0].isupper():
+        return base.capitalize()
+    return base
+
+
+def np_vp_consistent(a: str, b: str) -> bool:
+    """S -> NP VP consistency: the translations differ in exactly one token.
+
+    True iff the token-level Levenshtein distance is exactly 1 after ``het``/``de`` and
+    ``dat``/``die`` are treated as equal (any case pattern). Identical translations are
+    not consistent (the replaced noun must change the translation).
+    """
+    return _one_edit_apart([_neutralise(t) for t in _tokens(a)], [_neutralise(t) for t in _tokens(b)])
+
+
+# --------------------------------------------------------------------------------------
+# S -> S CONJ S
+
+
+def second_conjunct(translation: str) -> str | None:
+    """The translation of S2 in a translation of ``S1 , and S2``, or ``None``.
+
+    The tokens after the first token ``en`` that has at least :data:`MIN_FIRST_CONJUNCT`
+    tokens before it and at least one after it, joined by single spaces; ``None`` when
+    there is no such ``en``. See the module docstring for the reasoning.
+    """
+    toks = _tokens(translation)
+    for index in range(MIN_FIRST_CONJUNCT, len(toks) - 1):
+        if toks[index] == _CONJUNCTION:
+            return " ".join(toks[index + 1 :])
+    return None
+
+
+def s_conj_consistent(a: str, b: str) -> bool | None:
+    """S -> S CONJ S consistency: equal second conjuncts; ``None`` if either is not found."""
+    first, second = second_conjunct(a), second_conjunct(b)
+    if first is None or second is None:
+        return None
+    return first == second
+
+
+# --------------------------------------------------------------------------------------
+# substitutivity
+
+
+def _glue(toks: list[str], candidate: tuple[str, ...]) -> list[str]:
+    """Join every window of tokens that spells the multi-token ``candidate`` into one token.
+
+    The window may begin with a token ending in the candidate's first token and end with a
+    token starting with its last token (substring semantics across token boundaries).
+    """
+    k = len(candidate)
+    out: list[str] = []
+    i = 0
+    while i < len(toks):
+        window = toks[i : i + k]
+        if (
+            len(window) == k
+            and window[0].lower().endswith(candidate[0])
+            and window[-1].lower().startswith(candidate[-1])
+            and all(w.lower() == c for w, c in zip(window[1:-1], candidate[1:-1]))
+        ):
+            out.append(" ".join(window))
+            i += k
+        else:
+            out.append(toks[i])
+            i += 1
+    return out
+
+
+def _candidate_tokens(candidates: Iterable[str]) -> list[tuple[str, ...]]:
+    out = []
+    for candidate in candidates:
+        toks = tuple(t.lower() for t in _tokens(candidate))
+        if toks:
+            out.append(toks)
+    return out
+
+
+def synonym_translation(translation: str, candidates: Sequence[str]) -> str:
+    """The span of ``translation`` that translates a synonym.
+
+    ``candidates`` are the synonym's Dutch translations in priority order (gold first).
+    Multi-word candidates are first glued into single spans; then, for each candidate in
+    order, the first token (or glued span) that contains the candidate as a
+    case-insensitive substring is returned (``vliegtuigje`` matches ``vliegtuig``). When no
+    candidate occurs, the whole translation (tokens joined by single spaces) is returned,
+    so two translations without the synonym compare equal iff the rest is the same.
+    """
+    toks = list(_tokens(translation))
+    cands = _candidate_tokens(candidates)
+    for cand in cands:
+        if len(cand) > 1:
+            toks = _glue(toks, cand)
+    for cand in cands:
+        needle = " ".join(cand)
+        for token in toks:
+            if needle in token.lower():
+                return token
+    return " ".join(toks)
+
+
+def substitution_consistent(a: str, b: str) -> bool:
+    """Substitutivity consistency: the full translations are equal (as token lists)."""
+    return _tokens(a) == _tokens(b)
+
+
+def synonym_consistent(a: str, b: str, candidates: Sequence[str]) -> bool:
+    """Synonym consistency: the synonym spans (:func:`synonym_translation`) are equal."""
+    return synonym_translation(a, candidates) == synonym_translation(b, candidates)
+
+
+# --------------------------------------------------------------------------------------
+# overgeneralisation
+
+
+def _contains_sequence(haystack: Sequence[str], needle: Sequence[str]) -> bool:
+    k = len(needle)
+    return any(tuple(haystack[i : i + k]) == tuple(needle) for i in range(len(haystack) - k + 1))
+
+
+def is_overgeneralised(translation: str, keywords: Iterable[str], substring: bool = False) -> bool:
+    """True iff a literal keyword of the idiom occurs in ``translation``.
+
+    By default a keyword matches whole tokens, case-insensitively (a multi-word keyword
+    matches as a token sequence): ``even`` does not fire on ``leven``. ``substring=True``
+    restores the original code's case-insensitive substring test (on the normalised,
+    space-joined tokens), under which ``even`` fires inside ``leven``.
+    """
+    cands = _candidate_tokens(keywords)
+    if substring:
+        text = _normalised(translation).lower()
+        return any(" ".join(cand) in text for cand in cands)
+    lowered = [t.lower() for t in _tokens(translation)]
+    return any(_contains_sequence(lowered, cand) for cand in cands)
+
+
+def reference_is_paraphrase(reference: str, keywords: Iterable[str], substring: bool = False) -> bool:
+    """True iff the reference translation contains none of the keywords (a "paraphrase").
+
+    The original code scored natural overgeneralisation items only when this holds.
+    """
+    return not is_overgeneralised(reference, keywords, substring=substring)

@@ -1,0 +1,324 @@
+"""Reading, scoring and summarising the items of the MT compositionality tests.
+
+This is the public scoring API (``natcomp.mt.scoring``; ``natcomp.scoring`` re-exports it
+for one release): the judgements of :mod:`natcomp.mt.consistency` applied to item files
+and translations from any MT system. Which columns, conditions and labels each test has
+comes from the test registry, :mod:`natcomp.mt.registry`.
+
+Item files
+----------
+One TSV per test and data type with a header and one row per item (:func:`read_items`);
+the required columns are the registry's ``item_columns`` (:data:`ITEM_COLUMNS`). Extra
+columns are kept. Substitutivity items name their synonym pair (``pair``:
+``aeroplane/airplane``) and overgeneralisation items their idiom (``idiom``: ``by
+heart``). Translations (:func:`read_translations`) are either a TSV with the columns
+``source`` and ``translation`` (one row per unique source sentence; extra columns and rows
+are ignored) or, with ``fmt="lines"``, a plain text file with one translation per line,
+aligned with the unique source sentences of the items file in first-seen order
+(``source_a`` then ``source_b`` of each row, or ``source``; see :func:`unique_sources`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from natcomp.errors import InputError
+from natcomp.files import iter_lines
+from natcomp.mt.consistency import (
+    MIN_FIRST_CONJUNCT,
+    edit_distance,
+    is_overgeneralised,
+    np_vp_consistent,
+    reference_is_paraphrase,
+    s_conj_consistent,
+    second_conjunct,
+    substitution_consistent,
+    synonym_consistent,
+    synonym_translation,
+    tokens,
+)
+from natcomp.mt.lexicon import Idiom, SynonymPair
+from natcomp.mt.registry import TESTS, ScoringContext, get_test
+from natcomp.mt.translation_cache import translation_signature
+from natcomp.tsv import iter_tsv, write_tsv
+
+__all__ = [
+    "CONDITIONS",
+    "GROUP_COLUMNS",
+    "ITEM_COLUMNS",
+    "LABEL_METRICS",
+    "MIN_FIRST_CONJUNCT",
+    "TESTS",
+    "edit_distance",
+    "is_overgeneralised",
+    "np_vp_consistent",
+    "read_items",
+    "read_translations",
+    "reference_is_paraphrase",
+    "s_conj_consistent",
+    "score_items",
+    "score_test_files",
+    "second_conjunct",
+    "substitution_consistent",
+    "summarise",
+    "synonym_consistent",
+    "synonym_translation",
+    "tokens",
+    "unique_sources",
+    "write_labels",
+    "write_summary",
+]
+
+#: required columns of the items file of each test (from the registry)
+ITEM_COLUMNS: dict[str, tuple[str, ...]] = {name: test.item_columns for name, test in TESTS.items()}
+#: allowed values of the ``condition`` column (from the registry)
+CONDITIONS: dict[str, tuple[str, ...]] = {name: tuple(test.conditions) for name, test in TESTS.items() if test.conditions}
+#: default grouping keys of the summary of each test (from the registry)
+GROUP_COLUMNS: dict[str, tuple[str, ...]] = {name: test.group_by for name, test in TESTS.items()}
+#: label column -> summary metric column, per test (from the registry)
+LABEL_METRICS: dict[str, dict[str, str]] = {name: dict(test.labels) for name, test in TESTS.items()}
+
+
+# --------------------------------------------------------------------------------------
+# item files and translations
+
+
+def read_items(path: str | Path, test: str, entries: Collection[str] | None = None) -> pd.DataFrame:
+    """Read the items TSV of ``test``; every column is a string.
+
+    Checks the required columns (:data:`ITEM_COLUMNS`), non-empty values (``reference``
+    may be empty), unique ``item`` ids, the ``condition`` values (:data:`CONDITIONS`) and,
+    when ``entries`` is given, that each ``pair``/``idiom`` names one of them. Raises
+    :class:`InputError` naming the file and line. The file path and the line number of
+    each row are kept in ``frame.attrs["path"]`` / ``frame.attrs["lines"]``.
+    """
+    spec = get_test(test)
+    required = spec.item_columns
+    non_empty = tuple(c for c in required if c != "reference")
+    rows = list(iter_tsv(path, required, non_empty=non_empty, strip=True))
+    if not rows:
+        raise InputError(path, f"no items; expected a row per item after the header ({', '.join(required)})")
+    seen: dict[str, int] = {}
+    for number, row in rows:
+        if row["item"] in seen:
+            raise InputError(path, f"duplicate item id {row['item']!r} (first on line {seen[row['item']]})", number)
+        seen[row["item"]] = number
+        if spec.conditions and row["condition"] not in spec.conditions:
+            raise InputError(
+                path,
+                f"condition must be one of {', '.join(spec.conditions)}, not {row['condition']!r}",
+                number,
+            )
+        if spec.entry and entries is not None and row[spec.entry] not in entries:
+            raise InputError(
+                path,
+                f"unknown {spec.entry} {row[spec.entry]!r}; expected one of {', '.join(sorted(entries))}",
+                number,
+            )
+    frame = pd.DataFrame.from_records([row for _, row in rows])
+    frame.attrs["path"] = str(path)
+    frame.attrs["lines"] = [number for number, _ in rows]
+    return frame
+
+
+def unique_sources(items: pd.DataFrame, test: str) -> list[str]:
+    """The unique source sentences of the items, in first-seen order.
+
+    Row by row: ``source_a`` then ``source_b`` (``source`` for overgeneralisation). This is
+    the order of the ``lines`` translations format.
+    """
+    columns = list(get_test(test).source_columns)
+    return list(dict.fromkeys(s for row in items[columns].itertuples(index=False) for s in row))
+
+
+def read_translations(path: str | Path, sources: Sequence[str], fmt: str = "tsv") -> dict[str, str]:
+    """Map each of ``sources`` to its translation, read from ``path``.
+
+    ``fmt="tsv"``: a TSV with the columns ``source`` and ``translation`` (extra columns and
+    rows are ignored; a translation may be empty; a source listed twice must have the same
+    translation). ``fmt="lines"``: one translation per line, aligned with ``sources`` (see
+    :func:`unique_sources`); the line count must match. Raises :class:`InputError` for a
+    missing column, a source without translation (naming the sentence) or a wrong count.
+    """
+    if fmt == "lines":
+        lines = list(iter_lines(path, allow_empty=True))
+        if len(lines) != len(sources):
+            raise InputError(
+                path,
+                f"has {len(lines)} lines but the items have {len(sources)} unique source sentences; expected one "
+                "translation per unique source sentence, in first-seen order (source_a then source_b of each row, "
+                "or source)",
+            )
+        return {source: line.strip() for source, line in zip(sources, lines)}
+    if fmt != "tsv":
+        raise ValueError(f"fmt must be 'tsv' or 'lines', not {fmt!r}")
+    found: dict[str, tuple[str, int]] = {}
+    for number, row in iter_tsv(path, ("source", "translation"), non_empty=("source",), strip=True):
+        source, translation = row["source"], row["translation"]
+        if source in found and found[source][0] != translation:
+            raise InputError(
+                path,
+                f"the source sentence {source!r} has two different translations (first on line {found[source][1]})",
+                number,
+            )
+        found.setdefault(source, (translation, number))
+    missing = [s for s in sources if s not in found]
+    if missing:
+        more = f" (and {len(missing) - 1} more)" if len(missing) > 1 else ""
+        raise InputError(
+            path,
+            f"no translation for the source sentence {missing[0]!r}{more}; expected a row with it in column source",
+        )
+    return {s: found[s][0] for s in sources}
+
+
+# --------------------------------------------------------------------------------------
+# scoring and aggregation
+
+
+def score_items(
+    items: pd.DataFrame,
+    translations: Mapping[str, str],
+    test: str,
+    *,
+    synonyms: Sequence[SynonymPair] | None = None,
+    idioms: Sequence[Idiom] | None = None,
+    substring_keywords: bool = False,
+    paraphrase_references_only: bool = False,
+) -> pd.DataFrame:
+    """Label every item; returns a copy of ``items`` with translation and label columns.
+
+    Added columns, per test (labels have the nullable ``boolean`` dtype; ``<NA>`` = not
+    scored):
+
+    * ``np_vp``: ``translation_a``, ``translation_b``, ``consistent``
+      (:func:`np_vp_consistent`);
+    * ``s_conj``: ``translation_a``, ``translation_b``, ``conjunct_a``, ``conjunct_b``,
+      ``consistent`` (:func:`s_conj_consistent`; NA when a conjunct is not found);
+    * ``substitutivity``: ``translation_a``, ``translation_b``, ``synonym_a``,
+      ``synonym_b``, ``consistent``, ``synonym_consistent``; the candidates of the pair
+      named in ``pair`` are its ``nl_candidates`` (``synonyms`` is required);
+    * ``overgeneralisation``: ``translation``, ``overgeneralised``; the keywords of the
+      idiom named in ``idiom`` are its ``dutch_keywords`` (``idioms`` is required), matched
+      as whole tokens unless ``substring_keywords``. With ``paraphrase_references_only`` a
+      column ``reference_paraphrase`` is added and items whose reference contains a
+      keyword get NA (every item then needs a non-empty reference).
+
+    ``translations`` maps source sentences to translations; a missing one raises
+    ``ValueError`` naming the sentence.
+    """
+    spec = get_test(test)
+    missing = [c for c in spec.item_columns if c not in items.columns]
+    if missing:
+        raise ValueError(f"items lack the column(s) {', '.join(missing)}")
+    if spec.entry == "pair" and synonyms is None:
+        raise ValueError("the substitutivity test needs the synonym pairs")
+    if spec.entry == "idiom" and idioms is None:
+        raise ValueError("the overgeneralisation test needs the idioms")
+    context = ScoringContext(
+        synonym_candidates={pair.name: pair.nl_candidates for pair in synonyms or ()},
+        idiom_keywords={idiom.idiom: idiom.dutch_keywords for idiom in idioms or ()},
+        substring_keywords=substring_keywords,
+        paraphrase_references_only=paraphrase_references_only,
+    )
+
+    def translate(source: str) -> str:
+        try:
+            return translations[source]
+        except KeyError:
+            raise ValueError(f"no translation for the source sentence {source!r}") from None
+
+    return spec.label(items, translate, context)
+
+
+#: the columns that say which model, test and decoding a score file's rows belong to
+MODEL_COLUMNS = ("size", "seed", "checkpoint", "test", "data_type", "decode_signature")
+
+
+def score_test_files(
+    items_by_data_type: Mapping[str, str | Path],
+    translations_path: str | Path,
+    test: str,
+    *,
+    model: Mapping[str, str],
+    synonyms: Sequence[SynonymPair] | None = None,
+    idioms: Sequence[Idiom] | None = None,
+    substring_keywords: bool = False,
+    paraphrase_references_only: bool = False,
+) -> pd.DataFrame:
+    """Score one model's translations of one test on each of its data types.
+
+    Returns the labels of every item (:func:`score_items`) behind the columns
+    :data:`MODEL_COLUMNS`: ``model`` (size, seed, checkpoint), the test, the data type and
+    the translations' decode signature, so that tables never read them from file paths.
+    """
+    entries = None
+    if synonyms is not None and get_test(test).entry == "pair":
+        entries = {pair.name for pair in synonyms}
+    if idioms is not None and get_test(test).entry == "idiom":
+        entries = {idiom.idiom for idiom in idioms}
+    items = {d: read_items(path, test, entries) for d, path in items_by_data_type.items()}
+    sources = list(dict.fromkeys(s for frame in items.values() for s in unique_sources(frame, test)))
+    translations = read_translations(translations_path, sources)
+    signature = translation_signature(translations_path)
+    frames = []
+    for data_type, frame in items.items():
+        labels = score_items(
+            frame,
+            translations,
+            test,
+            synonyms=synonyms,
+            idioms=idioms,
+            substring_keywords=substring_keywords,
+            paraphrase_references_only=paraphrase_references_only,
+        )
+        keys = {**model, "test": test, "data_type": data_type, "decode_signature": signature}
+        frames.append(pd.concat([pd.DataFrame(keys, index=labels.index), labels], axis=1))
+    return pd.concat(frames, ignore_index=True)
+
+
+def summarise(
+    labels: pd.DataFrame,
+    by: Sequence[str],
+    metrics: Mapping[str, str] | None = None,
+) -> pd.DataFrame:
+    """Aggregate item labels per group: one row per value of ``by`` (first-seen order).
+
+    ``metrics`` maps label columns to metric names (default: every known label column
+    present, see the registry's ``labels``, e.g. ``consistent`` -> ``consistency``). A row is
+    scored when all its label columns are non-NA; each metric is the mean over the scored
+    rows of its group and ``n`` their number (NA metric when ``n`` is 0). An empty ``by``
+    gives a single overall row.
+    """
+    if metrics is None:
+        known = {label: metric for test in TESTS.values() for label, metric in test.labels.items()}
+        metrics = {label: metric for label, metric in known.items() if label in labels.columns}
+    if not metrics:
+        raise ValueError("no label columns to summarise")
+    by = list(by)
+    frame = pd.DataFrame({metric: labels[label].astype("Float64") for label, metric in metrics.items()})
+    scored = frame.notna().all(axis=1)
+    frame = frame.where(scored)
+    frame["n"] = scored.astype(int)
+    if not by:
+        summary = pd.DataFrame([{**{m: frame[m].mean() for m in metrics.values()}, "n": int(frame["n"].sum())}])
+        return summary[[*metrics.values(), "n"]]
+    for key in by:
+        frame[key] = labels[key].to_numpy()
+    grouped = frame.groupby(by, sort=False, dropna=False)
+    summary = grouped[list(metrics.values())].mean()
+    summary["n"] = grouped["n"].sum().astype(int)
+    return summary.reset_index()[[*by, *metrics.values(), "n"]]
+
+
+def write_labels(labels: pd.DataFrame, path: str | Path) -> None:
+    """Write item labels as TSV, atomically: booleans as 1/0, NA as empty."""
+    write_tsv(path, labels)
+
+
+def write_summary(summary: pd.DataFrame, path: str | Path) -> None:
+    """Write a summary as TSV, atomically (floats in full precision, NA empty)."""
+    write_tsv(path, summary)

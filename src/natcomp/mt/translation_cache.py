@@ -1,0 +1,184 @@
+"""Translate each unique source sentence once per way of decoding, across tests and reruns.
+
+A translation depends on more than the checkpoint: the beam, the length limits, the BPE
+codes and tokenisation of the source, the precision. :func:`decode_signature` names all of
+them, sacrebleu style (``ckpt:3f2a...|beam:5|maxlen:1.2*src+10|bpe:9c1e...|tok:moses-en|
+prec:fp32``), and the cache is keyed on it: an append-only TSV (``source<TAB>translation``)
+named after the signature's sha256, whose first line records the signature, in a folder
+that is not a declared workflow output. Snakemake does not delete it when a translation
+job reruns (after a change to scoring, to tables or a new test), so a rerun decodes only
+sentences it has never seen; a retrained checkpoint or a changed decode setting has a new
+signature and so a new cache. A line cut off by a killed job is ignored when read.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import logging
+import os
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from natcomp.errors import InputError
+from natcomp.files import read_lines
+from natcomp.tsv import read_tsv, write_tsv
+
+log = logging.getLogger(__name__)
+
+
+def checkpoint_key(checkpoint: str | Path) -> str:
+    """sha256 of a checkpoint file's content."""
+    digest = hashlib.sha256()
+    with open(checkpoint, "rb") as handle:
+        while chunk := handle.read(1 << 22):
+            digest.update(chunk)
+    return digest.hexdigest()
+
+
+@dataclass(frozen=True)
+class DecodeSettings:
+    """How a model decodes: beam size, output length limit ``max_len_a * source length +
+    max_len_b`` (fairseq's generator), and the numeric precision."""
+
+    beam: int
+    max_len_a: float
+    max_len_b: int
+    precision: str = "fp32"
+
+
+def decode_signature(checkpoint: str | Path, bpe_codes: str | Path, source_lang: str, settings: DecodeSettings) -> str:
+    """Everything a translation depends on, as one line (written into translation files,
+    score files and tables, and the key of the cache)."""
+    return "|".join(
+        [
+            f"ckpt:{checkpoint_key(checkpoint)[:16]}",
+            f"beam:{settings.beam}",
+            f"maxlen:{settings.max_len_a:g}*src+{settings.max_len_b}",
+            f"bpe:{checkpoint_key(bpe_codes)[:12]}",
+            f"tok:moses-{source_lang}",
+            f"prec:{settings.precision}",
+        ]
+    )
+
+
+def _check_field(text: str, what: str) -> str:
+    if "\t" in text or "\n" in text or "\r" in text:
+        raise InputError(what, f"contains a tab or line break, which a one-line TSV cannot hold: {text!r}")
+    return text
+
+
+_SIGNATURE_LINE = "#decode-signature\t"
+
+
+class TranslationCache:
+    """Persistent ``source -> translation`` map of one decode signature."""
+
+    def __init__(self, cache_dir: str | Path, signature: str):
+        self.signature = _check_field(signature, "decode signature")
+        key = hashlib.sha256(signature.encode("utf-8")).hexdigest()
+        self.path = Path(cache_dir) / f"{key}.tsv"
+        self.entries: dict[str, str] = {}
+        if self.path.exists():
+            self._load()
+
+    def _load(self) -> None:
+        with open(self.path, "rb") as handle:
+            for raw in handle:
+                if not raw.endswith(b"\n"):
+                    log.warning("ignoring a cut-off last line in %s", self.path)
+                    break
+                line = raw.decode("utf-8").rstrip("\n")
+                if line.startswith(_SIGNATURE_LINE):
+                    recorded = line.removeprefix(_SIGNATURE_LINE)
+                    if recorded != self.signature:
+                        raise InputError(self.path, f"cache of {recorded!r}, expected {self.signature!r}", 1)
+                    continue
+                source, _, translation = line.partition("\t")
+                self.entries[source] = translation
+
+    def missing(self, sources: Iterable[str]) -> list[str]:
+        """Sources not yet translated, distinct, in first-seen order."""
+        return [s for s in dict.fromkeys(sources) if s not in self.entries]
+
+    def add(self, pairs: Iterable[tuple[str, str]]) -> None:
+        """Append translations; each line is flushed to disk before the next batch."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        lines = [f"{_check_field(s, 'source sentence')}\t{_check_field(t, 'translation')}\n" for s, t in pairs]
+        # Two jobs may share a cache (a best checkpoint is a byte copy of an epoch one).
+        with open(self.path, "a", encoding="utf-8", newline="\n") as out:
+            fcntl.flock(out, fcntl.LOCK_EX)
+            if out.tell() == 0:
+                out.write(f"{_SIGNATURE_LINE}{self.signature}\n")
+            out.write("".join(lines))
+            out.flush()
+            os.fsync(out.fileno())
+            fcntl.flock(out, fcntl.LOCK_UN)
+        for line in lines:
+            source, _, translation = line.rstrip("\n").partition("\t")
+            self.entries[source] = translation
+
+
+@dataclass(frozen=True)
+class DecodeStats:
+    unique: int
+    cached: int
+    decoded: int
+
+
+def translate_with_cache(
+    cache: TranslationCache,
+    sources: Sequence[str],
+    translate: Callable[[Sequence[str]], list[str]],
+    batch_sentences: int = 2000,
+) -> DecodeStats:
+    """Make sure every source has a cached translation, decoding only the missing ones.
+
+    ``translate`` is called lazily (not at all when everything is cached), on batches of
+    ``batch_sentences`` so that a killed job keeps what it already decoded.
+    """
+    unique = len(set(sources))
+    todo = cache.missing(sources)
+    for start in range(0, len(todo), batch_sentences):
+        batch = todo[start : start + batch_sentences]
+        cache.add(zip(batch, translate(batch)))
+        log.info("decoded %d of %d new sentences", min(start + batch_sentences, len(todo)), len(todo))
+    return DecodeStats(unique=unique, cached=unique - len(todo), decoded=len(todo))
+
+
+TRANSLATION_COLUMNS = ("set", "source", "translation", "decode_signature")
+
+
+def write_translations(cache: TranslationCache, sets: Mapping[str, Sequence[str]], output: str | Path) -> int:
+    """Write the translations of named sets of sources, one row per distinct source of each
+    set in first-seen order, with the columns :data:`TRANSLATION_COLUMNS`. Returns the rows."""
+    rows = (
+        {"set": name, "source": source, "translation": cache.entries[source], "decode_signature": cache.signature}
+        for name, sources in sets.items()
+        for source in dict.fromkeys(sources)
+    )
+    return write_tsv(output, rows, TRANSLATION_COLUMNS)
+
+
+SOURCE_COLUMNS = ("source", "source_a", "source_b")
+
+
+def set_sources(path: str | Path) -> list[str]:
+    """The source sentences of a translation set: a test-items TSV (its ``source``,
+    ``source_a`` and ``source_b`` columns, row by row) or a plain text file (every line)."""
+    if not str(path).endswith(".tsv"):
+        return read_lines(path)
+    items = read_tsv(path)
+    columns = [c for c in SOURCE_COLUMNS if c in items.columns]
+    if not columns:
+        raise InputError(path, f"no source column; expected one of {', '.join(SOURCE_COLUMNS)}", 1)
+    return [sentence for row in items[columns].itertuples(index=False) for sentence in row]
+
+
+def translation_signature(path: str | Path) -> str:
+    """The decode signature of a translation file written by :func:`write_translations`."""
+    signatures = set(read_tsv(path, ("decode_signature",))["decode_signature"])
+    if len(signatures) != 1:
+        raise InputError(path, f"expected one decode signature, found {len(signatures)}")
+    return signatures.pop()

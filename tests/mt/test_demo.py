@@ -1,0 +1,122 @@
+"""The whole demo workflow, end to end, in a fresh copy of the workflow (minutes): through
+the test SLURM cluster where the machine can host one (conftest.demo_run)."""
+
+import re
+
+import pandas as pd
+import pytest
+import yaml
+
+from workflow_copy import copy_workflow, run_snakemake
+
+pytestmark = pytest.mark.demo
+pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
+
+
+@pytest.fixture(scope="module")
+def demo(demo_run):
+    """The working copy in which the session's demo run finished (see conftest.demo_run)."""
+    return demo_run.workdir
+
+
+def test_bleu_table(demo):
+    table = pd.read_csv(demo / "results" / "tables" / "mt" / "bleu.tsv", sep="\t")
+    assert list(table.columns) == ["size", "seed", "split", "bleu", "signature", "decode_signature"]
+    assert table["decode_signature"].str.contains("|beam:5|maxlen:1.2*src+10|", regex=False).all()
+    assert len(table) == 2 * 2 * 2
+    # The demo language is small and regular: a model that learned it translates it well.
+    assert table["bleu"].min() > 40, table
+    full = table[table["size"] == "full"]["bleu"].mean()
+    small = table[table["size"] == "small"]["bleu"].mean()
+    assert full > small, "more training data must help on the demo language"
+
+
+def test_report_lists_tables_and_figures(demo):
+    report = (demo / "results" / "report.html").read_text()
+    for name in ("bleu.tsv", "systematicity.tsv", "substitutivity.tsv", "overgeneralisation.tsv",
+                 "systematicity.png", "overgeneralisation.png", "manual_analysis.tsv"):
+        assert name in report, name
+
+
+def read_table(demo, name):
+    return pd.read_csv(demo / "results" / "tables" / "mt" / name, sep="\t")
+
+
+def test_systematicity_is_meaningful(demo):
+    table = read_table(demo, "systematicity.tsv")
+    assert set(table["condition"]) == {"np_prime", "vp_prime", "s1_prime", "s3"}
+    assert set(table["data_type"]) == {"synthetic", "semi_natural", "natural"}
+    semi_natural = table[table["data_type"] == "semi_natural"]
+    assert set(semi_natural["condition"]) == {"np_prime", "s1_prime", "s3"}, "no VP' on semi-natural data"
+    assert table["n"].min() > 0
+    by_size = table.groupby("size")["consistency"].mean()
+    assert by_size["full"] > by_size["small"], "the better model is more consistent"
+    by_condition = table.groupby("condition")["consistency"].mean()
+    assert by_condition["s1_prime"] > by_condition["s3"], "a minimal change disturbs S2 less than a new S1"
+
+
+def test_substitutivity_is_meaningful(demo):
+    table = read_table(demo, "substitutivity.tsv")
+    assert table["pair"].nunique() == 20
+    assert set(table["data_type"]) == {"synthetic", "semi_natural", "natural"}
+    assert table["synonym_consistency"].mean() > table["consistency"].mean()
+
+
+def test_overgeneralisation_changes_over_checkpoints(demo):
+    table = read_table(demo, "overgeneralisation.tsv")
+    assert table["idiom"].nunique() == 20
+    assert set(table["data_type"]) == {"synthetic", "semi_natural", "natural", "random_words"}
+    curve = table[table["data_type"] == "synthetic"].groupby(["size", "checkpoint"])["overgeneralisation"].mean()
+    assert (curve.groupby("size").max() - curve.groupby("size").min()).max() > 0.05, curve
+
+
+def test_figures_are_pngs(demo):
+    for name in ("systematicity", "substitutivity", "substitutivity_per_synonym", "overgeneralisation"):
+        assert (demo / "results" / "figures" / "mt" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_second_run_has_nothing_to_do(demo):
+    result = run_snakemake(demo, "-n", "--cores", "2")
+    assert "Nothing to be done" in result.stdout + result.stderr
+
+
+def test_demo_data_is_reproducible(demo, tmp_path):
+    first = (demo / "results" / "mt" / "demo" / "releases" / "eng-nld.tar").read_bytes()
+    again = copy_workflow(tmp_path / "again")
+    run_snakemake(again, "--cores", "1", "results/mt/demo/releases/eng-nld.tar")
+    assert (again / "results" / "mt" / "demo" / "releases" / "eng-nld.tar").read_bytes() == first
+
+
+def test_semi_natural_fragments_were_chosen_and_matched(demo):
+    chosen = pd.read_csv(demo / "results" / "mt" / "semi_natural" / "chosen_fragments.tsv", sep="\t")
+    assert chosen["id"].tolist() == ["VP1", "VP2", "VP3", "NP1", "NP2", "NP3", "NP4", "NP5"]
+    assert chosen["nonterminals"].min() >= 15
+    phrases = pd.read_csv(demo / "results" / "mt" / "semi_natural" / "phrases.tsv", sep="\t")
+    assert set(phrases["id"]) == set(chosen["id"])
+
+
+def test_every_cluster_job_went_through_sbatch(demo_run):
+    if not demo_run.through_slurm:
+        pytest.skip(f"the demo ran locally: {demo_run.why_local}")
+    cluster_rules = set(re.findall(r"^\s*rule (\w+):$", demo_run.output, re.MULTILINE))
+    local_rules = set(re.findall(r"^\s*localrule (\w+):$", demo_run.output, re.MULTILINE))
+    assert {"mt_train", "mt_translate", "mt_extract_fragments"} <= cluster_rules
+    assert "all" in local_rules and not cluster_rules & local_rules
+    # One SLURM log folder per rule, or per group of rules run as one job (the profile's groups).
+    groups = yaml.safe_load((demo_run.workdir / "slurm" / "profile.yaml").read_text())["groups"]
+    submitted = set()
+    for folder in (demo_run.workdir / ".snakemake" / "slurm_logs").iterdir():
+        if folder.name.startswith("rule_"):
+            submitted.add(folder.name.removeprefix("rule_"))
+        else:
+            group = next(g for g in set(groups.values()) if folder.name.startswith(f"group_{g}_"))
+            submitted |= {rule for rule, g in groups.items() if g == group}
+    assert submitted == cluster_rules, "every non-local job must have been an sbatch job with a log"
+    # GPU rules (alone or in a group) go to the partition with GPUs, nothing else does.
+    partitions = {}
+    for partition, job in re.findall(r"Auto-selected partition '(\w+)' for job (\S+)", demo_run.output):
+        partitions.setdefault(job, set()).add(partition)
+    for job, chosen in partitions.items():
+        needs_gpu = "mt_train" in job or "mt_translate" in job
+        assert chosen == ({"gpu"} if needs_gpu else {"cpu"}), (job, chosen)
+    assert "mt_train" in partitions and any("mt_translate" in job for job in partitions)

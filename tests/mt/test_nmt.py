@@ -1,0 +1,233 @@
+"""fairseq integration on a toy task: training, resumption after a kill, safe loading,
+epoch-checkpoint selection and batched translation."""
+
+import json
+import logging
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from natcomp.mt import nmt
+from natcomp.mt.translation_cache import DecodeSettings, TranslationCache, decode_signature, translate_with_cache
+from natcomp.errors import ConfigError
+from natcomp.mt.preprocess import apply_bpe_chunk, learn_joint_bpe, tokenise_chunk
+
+fairseq = pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
+
+NOUNS = [("poet", "dichter"), ("king", "koning"), ("baker", "bakker"), ("mayor", "burgemeester"), ("friend", "vriend")]
+VERBS = [("sees", "ziet"), ("admires", "bewondert"), ("forgets", "vergeet")]
+OPTIONS = {
+    "arch": "transformer",
+    "encoder-layers": 1,
+    "decoder-layers": 1,
+    "encoder-embed-dim": 64,
+    "decoder-embed-dim": 64,
+    "encoder-ffn-embed-dim": 128,
+    "decoder-ffn-embed-dim": 128,
+    "encoder-attention-heads": 2,
+    "decoder-attention-heads": 2,
+    "share-all-embeddings": True,
+    "optimizer": "adam",
+    "adam-betas": "(0.9, 0.98)",
+    "lr": 0.005,
+    "lr-scheduler": "inverse_sqrt",
+    "warmup-updates": 30,
+    "criterion": "label_smoothed_cross_entropy",
+    "label-smoothing": 0.1,
+    "max-tokens": 1500,
+    "patience": 1,
+    "num-workers": 0,
+    "no-progress-bar": True,
+}
+
+
+def pairs(n, seed):
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        (a, a_nl), (b, b_nl), (v, v_nl) = rng.choice(NOUNS), rng.choice(NOUNS), rng.choice(VERBS)
+        out.append((f"The {a} {v} the {b}.", f"De {a_nl} {v_nl} de {b_nl}."))
+    return out
+
+
+@pytest.fixture(scope="module")
+def databin(tmp_path_factory):
+    root = tmp_path_factory.mktemp("nmt")
+    for name, data in (("train", pairs(2000, 1)), ("valid", pairs(60, 2)), ("test", pairs(60, 3))):
+        for side, lang in enumerate(("en", "nl")):
+            (root / f"{name}.raw.{lang}").write_text("".join(p[side] + "\n" for p in data))
+            tokenise_chunk(root / f"{name}.raw.{lang}", root / f"{name}.tok.{lang}", lang)
+    learn_joint_bpe([root / "train.tok.en", root / "train.tok.nl"], root / "codes", 40)
+    for name in ("train", "valid", "test"):
+        for lang in ("en", "nl"):
+            apply_bpe_chunk(root / "codes", root / f"{name}.tok.{lang}", root / f"{name}.bpe.{lang}")
+    command = [
+        shutil.which("fairseq-preprocess", path=str(Path(sys.executable).parent)) or "fairseq-preprocess",
+        "--source-lang", "en", "--target-lang", "nl",
+        "--trainpref", root / "train.bpe", "--validpref", root / "valid.bpe",
+        "--destdir", root / "bin", "--joined-dictionary", "--workers", "1",
+    ]
+    subprocess.run([str(c) for c in command], check=True, capture_output=True)
+    return root
+
+
+def test_fairseq_argv():
+    argv = nmt.fairseq_argv({"share-all-embeddings": True, "fp16": False, "lr": 0.5, "adam-betas": "(0.9, 0.98)"})
+    assert argv == ["--share-all-embeddings", "--lr", "0.5", "--adam-betas", "(0.9, 0.98)"]
+
+
+def test_changed_settings_restart_training(tmp_path):
+    import torch
+
+    work = tmp_path / "work"
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False
+    torch.save({"epoch": 1}, work / "checkpoint_last.pt")
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is True
+    assert nmt.prepare_workdir(work, {"argv": ["b"]}) is False
+    assert not (work / "checkpoint_last.pt").exists()
+
+
+def test_unknown_architecture_is_named_before_any_work(databin, tmp_path):
+    with pytest.raises(ConfigError, match=r"mt.train.fairseq.arch: fairseq has no model architecture "
+                       r"'transformer_wmt_en_dee'; did you mean 'transformer_wmt_en_de'"):
+        nmt.train(databin / "bin", tmp_path / "work", tmp_path / "best.pt", tmp_path / "e.tsv", [1],
+                  {**OPTIONS, "arch": "transformer_wmt_en_dee"}, 1, "en", "nl")
+    assert not (tmp_path / "work").exists()
+
+
+def test_a_finished_training_is_not_resumed_by_a_forced_rerun(tmp_path):
+    import torch
+
+    work = tmp_path / "work"
+    nmt.prepare_workdir(work, {"argv": ["a"]})
+    torch.save({"epoch": 1}, work / "checkpoint_last.pt")
+    (work / nmt.FINISHED_STAMP).touch()
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False
+    assert not (work / "checkpoint_last.pt").exists() and not (work / nmt.FINISHED_STAMP).exists()
+
+
+def test_cut_off_last_checkpoint_resumes_from_the_newest_whole_epoch_checkpoint(tmp_path):
+    import torch
+
+    work = tmp_path / "work"
+    nmt.prepare_workdir(work, {"argv": ["a"]})
+    for epoch in (2, 4):
+        torch.save({"epoch": epoch}, work / f"checkpoint{epoch}.pt")
+    whole = (work / "checkpoint4.pt").read_bytes()
+    (work / "checkpoint_last.pt").write_bytes(whole[: len(whole) // 2])  # killed mid-copy
+    assert not nmt.is_whole_checkpoint(work / "checkpoint_last.pt")
+    (work / "checkpoint4.pt").write_bytes(whole[:100])  # cut off too: fall back to epoch 2
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is True
+    assert (work / "checkpoint_last.pt").read_bytes() == (work / "checkpoint2.pt").read_bytes()
+
+    for epoch in (2, 4):
+        (work / f"checkpoint{epoch}.pt").unlink()
+    (work / "checkpoint_last.pt").write_bytes(whole[:100])
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False, "nothing whole is left: start afresh"
+    assert not (work / "checkpoint_last.pt").exists()
+
+
+def test_train_keeps_requested_epochs_and_translates(databin, tmp_path, monkeypatch):
+    out = tmp_path / "model"
+    monkeypatch.chdir(tmp_path)  # a relative work dir, as in the workflow
+    nmt.train(
+        databin / "bin", "work", out / "best.pt", out / "epochs.tsv", [1, 3],
+        {**OPTIONS, "max-epoch": 4}, seed=1, source_lang="en", target_lang="nl",
+    )
+    assert (out / "epochs.tsv").read_text() == "epoch\tpath\n1\twork/checkpoint1.pt\n3\twork/checkpoint3.pt\n"
+    kept = sorted(p.name for p in (tmp_path / "work").glob("checkpoint[0-9]*.pt"))
+    assert kept == ["checkpoint1.pt", "checkpoint3.pt"]
+    assert (tmp_path / "work" / nmt.FINISHED_STAMP).exists()
+    nmt.export_checkpoint(out / "epochs.tsv", 3, out / "checkpoint3.pt")
+    assert (out / "checkpoint3.pt").stat().st_size > 0
+    with pytest.raises(Exception, match="no checkpoint for epoch 2"):
+        nmt.export_checkpoint(out / "epochs.tsv", 2, out / "checkpoint2.pt")
+
+    translator = nmt.Translator(out / "best.pt", databin / "bin", databin / "codes", "en", "nl", max_tokens=200)
+    sources = [p[0] for p in pairs(40, 9)]
+    batched = translator.translate(sources)
+    assert len(batched) == 40
+    one_by_one = [translator.translate([s])[0] for s in sources[:5]]
+    assert one_by_one == batched[:5], "batching must not change beam search results"
+    assert all(t.startswith("De ") for t in batched)
+    check_a_changed_decode_setting_decodes_again(out / "best.pt", databin, sources, tmp_path / "cache")
+
+
+def check_a_changed_decode_setting_decodes_again(checkpoint, databin, sources, cache_dir):
+    """The bug of the checkpoint-keyed cache: a new beam found every sentence cached and
+    wrote the old beam's translations again. Keyed on the decode signature, a changed
+    setting decodes again and its output is what that setting gives."""
+
+    def decode(settings):
+        cache = TranslationCache(cache_dir, decode_signature(checkpoint, databin / "codes", "en", settings))
+        translator = nmt.Translator(
+            checkpoint, databin / "bin", databin / "codes", "en", "nl", beam=settings.beam,
+            max_len_a=settings.max_len_a, max_len_b=settings.max_len_b, max_tokens=200,
+        )
+        stats = translate_with_cache(cache, sources, translator.translate)
+        return stats, [cache.entries[s] for s in sources]
+
+    stats, beam5 = decode(DecodeSettings(beam=5, max_len_a=1.2, max_len_b=10))
+    assert stats.decoded == len(set(sources))
+    stats, _ = decode(DecodeSettings(beam=1, max_len_a=1.2, max_len_b=10))
+    assert stats.decoded == len(set(sources)), "a new beam must not be served from the old beam's cache"
+    stats, short = decode(DecodeSettings(beam=5, max_len_a=0, max_len_b=2))
+    assert stats.decoded == len(set(sources))
+    assert short != beam5 and all(len(t.split()) <= 3 for t in short), "the length limit changes the output"
+    stats, again = decode(DecodeSettings(beam=5, max_len_a=1.2, max_len_b=10))
+    assert stats.decoded == 0 and again == beam5
+
+
+def test_checkpoints_load_with_torch_safe_loading(databin, tmp_path):
+    """fairseq's torch.load runs with weights_only (torch's default); no global opt-out."""
+    import os
+
+    import torch
+
+    assert "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD" not in os.environ
+    nmt.train(
+        databin / "bin", tmp_path / "w", tmp_path / "best.pt", tmp_path / "e.tsv", [1],
+        {**OPTIONS, "max-epoch": 1}, seed=2, source_lang="en", target_lang="nl",
+    )
+    nmt.allow_fairseq_checkpoint_classes()
+    state = torch.load(tmp_path / "best.pt", weights_only=True)
+    assert "model" in state
+
+
+def test_killed_training_resumes_from_last_checkpoint(databin, tmp_path, caplog):
+    work, out = tmp_path / "work", tmp_path / "out"
+    options = {**OPTIONS, "max-epoch": 6, "patience": -1}
+    script = textwrap.dedent(
+        f"""
+        import json, sys
+        from natcomp.mt import nmt
+        nmt.train({str(databin / 'bin')!r}, {str(work)!r}, {str(out / 'best.pt')!r}, {str(out / 'e.tsv')!r},
+                  [6], json.loads(sys.argv[1]), seed=1, source_lang="en", target_lang="nl")
+        """
+    )
+    process = subprocess.Popen([sys.executable, "-c", script, json.dumps(options)], stderr=subprocess.DEVNULL)
+    deadline = time.time() + 120
+    # Kill once checkpoint_last.pt is whole (a cut-off one is test_cut_off_last_checkpoint_*).
+    while not nmt.is_whole_checkpoint(work / "checkpoint_last.pt") and time.time() < deadline and process.poll() is None:
+        time.sleep(0.05)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    assert (work / "checkpoint_last.pt").exists() and not (out / "best.pt").exists()
+
+    state = __import__("torch").load(work / "checkpoint_last.pt", weights_only=False)
+    epoch_at_kill = state["extra_state"]["train_iterator"]["epoch"]
+    assert epoch_at_kill < 6
+
+    caplog.set_level(logging.INFO)
+    nmt.train(databin / "bin", work, out / "best.pt", out / "e.tsv", [6], options, 1, "en", "nl")
+    messages = [r.getMessage() for r in caplog.records]
+    assert any("Loaded checkpoint" in m and "checkpoint_last.pt" in m for m in messages), messages[:20]
+    assert not any("No existing checkpoint found" in m for m in messages)
+    assert (out / "best.pt").exists()

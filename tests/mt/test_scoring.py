@@ -1,0 +1,372 @@
+"""Tests of the scoring of the compositionality tests (natcomp.mt.scoring)."""
+
+from __future__ import annotations
+
+import ast
+import random
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from natcomp.errors import InputError
+from natcomp.mt.lexicon import load_idioms, load_synonyms
+from natcomp.mt.scoring import (
+    edit_distance,
+    is_overgeneralised,
+    np_vp_consistent,
+    read_items,
+    read_translations,
+    reference_is_paraphrase,
+    s_conj_consistent,
+    score_items,
+    second_conjunct,
+    substitution_consistent,
+    summarise,
+    synonym_consistent,
+    synonym_translation,
+    tokens,
+    unique_sources,
+)
+from natcomp.mt.consistency import _one_edit_apart
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+ORIGINAL = Path("/work/shared/data/paradox_mt")
+
+
+# --------------------------------------------------------------------------------------
+# tokens
+
+
+def test_tokens_split_punctuation_and_accept_tokenised_or_escaped_input():
+    assert tokens("De dichter ziet de koning, en het kind slaapt.") == [
+        "De", "dichter", "ziet", "de", "koning", ",", "en", "het", "kind", "slaapt", ".",
+    ]  # fmt: skip
+    assert tokens("koning.") == tokens("koning .") == ["koning", "."]
+    assert tokens("De auto's.") == tokens("De auto &apos;s .") == tokens("De auto ' s .")
+    assert tokens('Hij zei: "nee".') == tokens("Hij zei : &quot; nee &quot; .")
+    assert tokens("") == []
+
+
+# --------------------------------------------------------------------------------------
+# S -> NP VP
+
+
+def test_edit_distance_examples():
+    assert edit_distance([], []) == 0
+    assert edit_distance(["a"], []) == 1
+    assert edit_distance("kitten", "sitting") == 3
+    assert edit_distance(["a", "b", "c"], ["a", "c"]) == 1
+    assert edit_distance(["a", "b"], ["b", "a"]) == 2
+
+
+def test_linear_one_edit_check_agrees_with_levenshtein():
+    rng = random.Random(7)
+    for _ in range(3000):
+        a = [rng.choice("abc") for _ in range(rng.randint(0, 5))]
+        b = [rng.choice("abc") for _ in range(rng.randint(0, 5))]
+        assert _one_edit_apart(a, b) == (edit_distance(a, b) == 1), (a, b)
+
+
+def test_het_de_and_dat_die_differences_do_not_count():
+    # subject noun replaced: the article and the relative pronoun follow its gender
+    assert np_vp_consistent("Het meisje dat loopt ziet de koning .", "De jongen die loopt ziet de koning .")
+    assert np_vp_consistent("Het meisje dat loopt ziet de koning.", "De jongen die loopt ziet de koning.")
+    assert np_vp_consistent("De man ziet het kind.", "De man ziet de koning.")
+    assert np_vp_consistent("HET KIND ZIET DE KONING.", "DE MAN ZIET DE KONING.")
+    # complementiser dat vs relative die is neutralised too (as in the original)
+    assert np_vp_consistent("De man denkt dat de boeren lachen.", "De vrouw denkt die de boeren lachen.")
+
+
+def test_identical_translations_are_not_consistent():
+    assert not np_vp_consistent("De man ziet de koning.", "De man ziet de koning.")
+    # only an article changed: after neutralising het/de nothing is left
+    assert not np_vp_consistent("Het kind ziet de koning.", "De kind ziet de koning.")
+
+
+def test_two_changed_words_are_not_consistent():
+    assert not np_vp_consistent("De man ziet de koning.", "De vrouw bewondert de koning.")
+    assert not np_vp_consistent("De man ziet de koning.", "De vrouw ziet de koning zeker.")
+
+
+def test_insertion_deletion_and_punctuation():
+    assert np_vp_consistent("De man ziet de koning.", "De man ziet de koning zeker.")  # insertion
+    assert np_vp_consistent("De man die rent, ziet de koning.", "De man die rent ziet de koning.")  # comma
+    # attached vs detached punctuation is the same tokenisation: not a difference
+    assert np_vp_consistent("De man ziet de koning.", "De vrouw ziet de koning .")
+    assert not np_vp_consistent("De man ziet de koning.", "De man ziet de koning .")
+    # a case change is a real change
+    assert np_vp_consistent("De man ziet de koning.", "de man ziet de koning.")
+
+
+# --------------------------------------------------------------------------------------
+# S -> S CONJ S
+
+
+def test_second_conjunct_basic_and_normalised_spacing():
+    assert second_conjunct("De dichter ziet de koning, en het kind slaapt.") == "het kind slaapt ."
+    assert second_conjunct("De dichter ziet de koning , en het kind slaapt .") == "het kind slaapt ."
+
+
+def test_second_conjunct_when_first_conjunct_contains_en():
+    assert second_conjunct("De dichter en het kind zien de koning , en de man slaapt .") == "de man slaapt ."
+    assert second_conjunct("De dichters en de kinderen zien de koning en de man slaapt.") == "de man slaapt ."
+
+
+def test_second_conjunct_keeps_en_inside_s2_and_ignores_the_boundary_comma():
+    with_comma = "De man ziet de koning, en de vrouw lacht, en het kind slaapt."
+    without_comma = "De man ziet de koning en de vrouw lacht, en het kind slaapt."
+    assert second_conjunct(with_comma) == second_conjunct(without_comma) == "de vrouw lacht , en het kind slaapt ."
+    assert s_conj_consistent(with_comma, without_comma) is True
+
+
+def test_second_conjunct_not_found():
+    assert second_conjunct("De man ziet de koning; het kind slaapt.") is None
+    assert second_conjunct("De dichter en het kind slapen.") is None  # only an en inside S1
+    assert second_conjunct("De man ziet de koning en") is None  # nothing after the conjunction
+    assert second_conjunct("") is None
+
+
+def test_s_conj_consistency():
+    a = "De man ziet de koning, en het kind slaapt."
+    assert s_conj_consistent(a, "De vrouw ziet de leider, en het kind slaapt.") is True
+    assert s_conj_consistent(a, "De vrouw ziet de leider, en het kind rust.") is False
+    assert s_conj_consistent(a, "De vrouw ziet de leider; het kind slaapt.") is None
+    assert s_conj_consistent("De vrouw ziet de leider; het kind slaapt.", a) is None
+
+
+# --------------------------------------------------------------------------------------
+# substitutivity
+
+
+def test_full_consistency_ignores_spacing_only():
+    assert substitution_consistent("De man eet de donut.", "De man eet de donut .")
+    assert not substitution_consistent("De man eet de donut.", "De man eet een donut.")
+
+
+def test_synonym_span_with_compounds_and_priority():
+    candidates = ["vliegtuig", "vliegtuigen", "vliegtuigje"]
+    assert synonym_translation("De man die per vliegtuigje reist.", candidates) == "vliegtuigje"
+    assert synonym_translation("De man die per Vliegtuig reist.", candidates) == "Vliegtuig"
+    # the gold candidate is searched first, even when another candidate occurs earlier
+    assert synonym_translation("De toestel-man reist per vliegtuig.", ["vliegtuig", "toestel"]) == "vliegtuig"
+    assert synonym_consistent("Hij reist per vliegtuig.", "Zij reist met het vliegtuig.", candidates)
+    assert not synonym_consistent("Hij reist per vliegtuig.", "Hij reist per vliegtuigje.", candidates)
+
+
+def test_synonym_missing_from_both_translations():
+    candidates = ["snor", "snorren"]
+    a = "De koning die een baard heeft, slaapt."
+    assert synonym_translation(a, candidates) == "De koning die een baard heeft , slaapt ."
+    assert synonym_consistent(a, "De koning die een baard heeft , slaapt .", candidates)
+    assert not synonym_consistent(a, "De koning die een baard heeft, rust.", candidates)
+    # present in one translation only: inconsistent
+    assert not synonym_consistent(a, "De koning die een snor heeft, slaapt.", candidates)
+
+
+def test_multi_word_and_apostrophe_candidates_are_glued():
+    candidates = ["winkelwagen", "winkelwagen trolley"]
+    assert synonym_translation("Hij duwt de winkelwagen trolleys.", candidates) == "winkelwagen trolleys"
+    assert synonym_translation("Hij duwt de winkelwagen.", candidates) == "winkelwagen"
+    pyjamas = ["pyjama", "pyjama's"]
+    assert synonym_translation("De man die pyjama's draagt.", pyjamas) == "pyjama ' s"
+    assert not synonym_consistent("De man die pyjama's draagt.", "De man die een pyjama draagt.", pyjamas)
+
+
+# --------------------------------------------------------------------------------------
+# overgeneralisation
+
+
+def test_keyword_matches_whole_tokens_by_default():
+    assert not is_overgeneralised("Het leven is mooi.", ["even", "tijdje"])
+    assert is_overgeneralised("Het leven is mooi.", ["even", "tijdje"], substring=True)
+    assert is_overgeneralised("Ik speel het af en toe even.", ["even", "tijdje"])
+    assert is_overgeneralised("Ik speel het af en toe, even.", ["even"])  # punctuation detached
+
+
+def test_keyword_matching_is_case_insensitive():
+    assert is_overgeneralised("Ik kende de formule door HART.", ["hart", "hartje"])
+    assert is_overgeneralised("De Staat van de kunst.", ["staat"])
+    assert is_overgeneralised("de staat van de kunst.", ["Staat"])
+    assert is_overgeneralised("KUNSTWERK", ["kunst"], substring=True)
+    assert not is_overgeneralised("KUNSTWERK", ["kunst"])
+
+
+def test_multi_word_keywords_match_as_token_sequences():
+    assert is_overgeneralised("Hij kijkt de andere manier op.", ["andere manier"])
+    assert not is_overgeneralised("Hij kijkt de andere kant op, op zijn manier.", ["andere manier"])
+
+
+def test_reference_is_paraphrase():
+    assert reference_is_paraphrase("Ik kende de formule uit het hoofd.", ["hart", "hartje"])
+    assert not reference_is_paraphrase("Ik kende de formule door het hart.", ["hart", "hartje"])
+    assert reference_is_paraphrase("Het leven gaat door.", ["even"])
+    assert not reference_is_paraphrase("Het leven gaat door.", ["even"], substring=True)
+
+
+# --------------------------------------------------------------------------------------
+# items, translations, aggregation
+
+
+def _write(path: Path, rows: list[list[str]]) -> Path:
+    path.write_text("".join("\t".join(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+S_CONJ_ITEMS = [
+    ["item", "template", "condition", "source_a", "source_b"],
+    ["1", "1", "s1_prime", "A1", "B1"],
+    ["2", "1", "s1_prime", "A2", "B2"],
+    ["3", "1", "s3", "A1", "C1"],
+    ["4", "2", "s3", "A2", "C2"],
+]
+S_CONJ_TRANSLATIONS = {
+    "A1": "De man ziet de koning, en het kind slaapt.",
+    "B1": "De man ziet de leider, en het kind slaapt.",
+    "A2": "De vrouw ziet de koning, en de boer lacht.",
+    "B2": "De vrouw ziet de leider; de boer lacht.",  # no conjunction: item 2 is not scored
+    "C1": "De dichters en de kinderen zien de generaal en het kind rust.",
+    "C2": "De slager bewondert de president , en de boer lacht .",
+}
+
+
+def test_score_items_and_summarise_s_conj(tmp_path):
+    items = read_items(_write(tmp_path / "items.tsv", S_CONJ_ITEMS), "s_conj")
+    labels = score_items(items, S_CONJ_TRANSLATIONS, "s_conj")
+    assert labels["consistent"].tolist() == [True, pd.NA, False, True]
+    assert labels["conjunct_a"].tolist()[0] == "het kind slaapt ."
+    summary = summarise(labels, ["template", "condition"])
+    assert summary.columns.tolist() == ["template", "condition", "consistency", "n"]
+    assert summary.to_dict("records") == [
+        {"template": "1", "condition": "s1_prime", "consistency": 1.0, "n": 1},
+        {"template": "1", "condition": "s3", "consistency": 0.0, "n": 1},
+        {"template": "2", "condition": "s3", "consistency": 1.0, "n": 1},
+    ]
+    overall = summarise(labels, [])
+    assert overall.to_dict("records") == [{"consistency": 2 / 3, "n": 3}]
+
+
+def test_summarise_group_without_scored_items_has_na_metric(tmp_path):
+    items = read_items(_write(tmp_path / "items.tsv", S_CONJ_ITEMS[:3]), "s_conj")
+    labels = score_items(items, S_CONJ_TRANSLATIONS, "s_conj")
+    labels.loc[0, "consistent"] = pd.NA
+    summary = summarise(labels, ["template"])
+    assert summary["n"].tolist() == [0]
+    assert pd.isna(summary["consistency"].iloc[0])
+
+
+def test_score_substitutivity_and_overgeneralisation_with_resources():
+    synonyms = load_synonyms(RESOURCES / "synonyms.tsv")
+    items = pd.DataFrame(
+        [
+            {"item": "a", "template": "1", "pair": "aeroplane/airplane", "source_a": "x aeroplane", "source_b": "x airplane"},
+            {"item": "b", "template": "1", "pair": "aeroplane/airplane", "source_a": "y aeroplane", "source_b": "y airplane"},
+        ]
+    )
+    translations = {
+        "x aeroplane": "De man reist per vliegtuig.",
+        "x airplane": "De man reist met het vliegtuig.",
+        "y aeroplane": "De man reist per vliegtuig.",
+        "y airplane": "De man reist per vliegtuig .",
+    }
+    labels = score_items(items, translations, "substitutivity", synonyms=synonyms)
+    assert labels["consistent"].tolist() == [False, True]
+    assert labels["synonym_consistent"].tolist() == [True, True]
+    summary = summarise(labels, ["template", "pair"])
+    assert summary.to_dict("records") == [
+        {"template": "1", "pair": "aeroplane/airplane", "consistency": 0.5, "synonym_consistency": 1.0, "n": 2}
+    ]
+
+    idioms = load_idioms(RESOURCES / "idioms.tsv")
+    assert "even" in idioms[0].dutch_keywords
+    once = idioms[0].idiom
+    items = pd.DataFrame(
+        [
+            {"item": "1", "template": "n", "idiom": once, "source": "s1", "reference": "Af en toe speel ik het."},
+            {"item": "2", "template": "n", "idiom": once, "source": "s2", "reference": "Speel het even."},
+            {"item": "3", "template": "n", "idiom": once, "source": "s3", "reference": "Het leven."},
+        ]
+    )
+    translations = {"s1": "Ik speel het even.", "s2": "Ik speel het even.", "s3": "Het leven gaat door."}
+    labels = score_items(items, translations, "overgeneralisation", idioms=idioms)
+    assert labels["overgeneralised"].tolist() == [True, True, False]
+    labels = score_items(items, translations, "overgeneralisation", idioms=idioms, paraphrase_references_only=True)
+    assert labels["reference_paraphrase"].tolist() == [True, False, True]
+    assert labels["overgeneralised"].tolist() == [True, pd.NA, False]
+    labels = score_items(
+        items,
+        translations,
+        "overgeneralisation",
+        idioms=idioms,
+        paraphrase_references_only=True,
+        substring_keywords=True,
+    )
+    assert labels["overgeneralised"].tolist() == [True, pd.NA, pd.NA]
+
+
+def test_score_items_missing_translation_names_the_sentence(tmp_path):
+    items = read_items(_write(tmp_path / "items.tsv", S_CONJ_ITEMS), "s_conj")
+    with pytest.raises(ValueError, match="'C2'"):
+        score_items(items, {k: v for k, v in S_CONJ_TRANSLATIONS.items() if k != "C2"}, "s_conj")
+
+
+def test_read_items_checks(tmp_path):
+    with pytest.raises(InputError, match="missing column.*condition"):
+        read_items(
+            _write(tmp_path / "a.tsv", [["item", "template", "source_a", "source_b"], ["1", "1", "x", "y"]]), "np_vp"
+        )
+    bad = [S_CONJ_ITEMS[0], ["1", "1", "np_prime", "x", "y"]]
+    with pytest.raises(InputError, match="condition must be one of s1_prime, s3") as error:
+        read_items(_write(tmp_path / "b.tsv", bad), "s_conj")
+    assert error.value.line == 2
+    duplicate = [S_CONJ_ITEMS[0], S_CONJ_ITEMS[1], S_CONJ_ITEMS[1]]
+    with pytest.raises(InputError, match="duplicate item id '1' \\(first on line 2\\)"):
+        read_items(_write(tmp_path / "c.tsv", duplicate), "s_conj")
+    pairs = [["item", "template", "pair", "source_a", "source_b"], ["1", "1", "aeroplane/jet", "x", "y"]]
+    with pytest.raises(InputError, match="unknown pair 'aeroplane/jet'; expected one of") as error:
+        read_items(_write(tmp_path / "d.tsv", pairs), "substitutivity", {"aeroplane/airplane"})
+    assert error.value.line == 2
+    # an empty reference is allowed
+    idioms = [["item", "template", "idiom", "source", "reference"], ["1", "1", "by heart", "x", ""]]
+    frame = read_items(_write(tmp_path / "e.tsv", idioms), "overgeneralisation", {"by heart"})
+    assert frame["idiom"].tolist() == ["by heart"] and frame["reference"].tolist() == [""]
+    assert frame.attrs["lines"] == [2]
+
+
+def test_translations_lines_format_and_checks(tmp_path):
+    items = read_items(_write(tmp_path / "items.tsv", S_CONJ_ITEMS), "s_conj")
+    sources = unique_sources(items, "s_conj")
+    assert sources == ["A1", "B1", "A2", "B2", "C1", "C2"]
+    lines = tmp_path / "hyp.txt"
+    lines.write_text("".join(S_CONJ_TRANSLATIONS[s] + "\n" for s in sources), encoding="utf-8")
+    assert read_translations(lines, sources, "lines") == S_CONJ_TRANSLATIONS
+    with pytest.raises(InputError, match="has 6 lines but the items have 5 unique source sentences"):
+        read_translations(lines, sources[:5], "lines")
+    table = _write(tmp_path / "t.tsv", [["source", "translation"], ["A1", "x"], ["A1", "y"]])
+    with pytest.raises(InputError, match="two different translations") as error:
+        read_translations(table, ["A1"])
+    assert error.value.line == 3
+    table = _write(tmp_path / "u.tsv", [["source", "hypothesis"], ["A1", "x"]])
+    with pytest.raises(InputError, match="missing column\(s\) translation"):
+        read_translations(table, ["A1"])
+    table = _write(tmp_path / "v.tsv", [["source", "translation"], ["A1", "x"], ["Z", "extra rows are fine"]])
+    with pytest.raises(InputError, match="no translation for the source sentence 'B1' \\(and 1 more\\)"):
+        read_translations(table, ["A1", "B1", "C1"])
+
+
+# --------------------------------------------------------------------------------------
+# our resources against the original keyword lists (optional data)
+
+
+def test_our_idiom_keywords_come_from_the_original_keyword_sets():
+    original = ORIGINAL / "idioms.tsv"
+    if not original.is_file():
+        pytest.skip(f"{original} (the original repository's idioms.tsv) is not available")
+    sets = {}
+    for line in original.read_text(encoding="utf-8").splitlines()[1:]:
+        fields = line.rstrip("\r").split("\t")
+        sets[fields[0].strip()] = set(ast.literal_eval(fields[2].strip()))
+    for idiom in load_idioms(RESOURCES / "idioms.tsv"):
+        assert idiom.idiom in sets, idiom.idiom
+        extra = set(idiom.dutch_keywords) - sets[idiom.idiom]
+        assert not extra, f"{idiom.idiom}: keywords not in the original set: {sorted(extra)}"

@@ -1,0 +1,173 @@
+# MT family: config shortcuts, input functions and the family's final outputs. The tests,
+# their data types and the checkpoints they are scored on come from the test registry
+# (natcomp.mt.registry), not from lists kept here.
+from natcomp.errors import ConfigError
+from natcomp.mt import registry
+
+MT = config["mt"]
+SRC, TRG = MT["source_lang"], MT["target_lang"]
+LANGS = [SRC, TRG]
+SIZES = list(MT["sizes"])
+SEEDS = MT["seeds"]
+CHUNKS = range(MT["preprocess"]["chunks"])
+EPOCHS = MT["train"]["epoch_checkpoints"]
+
+_missing_sizes = sorted(set(SIZES) - set(EPOCHS))
+if _missing_sizes:
+    raise ConfigError(
+        "mt.train.epoch_checkpoints",
+        f"no entry for corpus size(s) {_missing_sizes}; "
+        f"expected one list of epochs for each of mt.sizes ({', '.join(SIZES)})",
+    )
+try:
+    registry.check_data_types(MT["tests"]["data_types"])
+except ValueError as error:
+    raise ConfigError("mt.tests.data_types", str(error)) from None
+
+#: test -> the data types it runs on (config, else every data type the registry defines)
+TEST_DATA_TYPES = {
+    name: list(MT["tests"]["data_types"].get(name, test.data_types))
+    for name, test in registry.TESTS.items()
+}
+RUN_TESTS = [name for name, data_types in TEST_DATA_TYPES.items() if data_types]
+
+
+def size_limit(wildcards):
+    value = MT["sizes"][wildcards.size]
+    return None if value == "all" else value
+
+
+def fairseq_options(wildcards):
+    """fairseq-train options in a fixed order, so reordering the config retrains nothing."""
+    return dict(sorted(MT["train"]["fairseq"].items()))
+
+
+def kept_epochs(wildcards):
+    return EPOCHS[wildcards.size]
+
+
+def bleu_scores():
+    return expand(
+        "results/mt/bleu/{size}/seed{seed}/{split}.tsv",
+        size=SIZES,
+        seed=SEEDS,
+        split=MT["bleu"]["splits"],
+    )
+
+
+def items_file(test, data_type):
+    return f"results/mt/items/{test}/{data_type}.tsv"
+
+
+def checkpoints_of(test, size):
+    """The checkpoints a test is scored on: the best one, or every kept epoch checkpoint."""
+    if registry.get_test(test).checkpoints == "best":
+        return ["best"]
+    return [f"epoch{epoch}" for epoch in EPOCHS[size]]
+
+
+def tests_at(checkpoint):
+    kind = "best" if checkpoint == "best" else "epochs"
+    return [t for t in RUN_TESTS if registry.get_test(t).checkpoints == kind]
+
+
+def checkpoint_file(wildcards):
+    name = (
+        "checkpoint_best"
+        if wildcards.checkpoint == "best"
+        else f"checkpoint{wildcards.checkpoint.removeprefix('epoch')}"
+    )
+    return f"results/mt/models/{wildcards.size}/seed{wildcards.seed}/{name}.pt"
+
+
+def translation_sets(wildcards):
+    """Set name -> source file of everything a checkpoint translates: the FLORES splits
+    (best checkpoint) and the items of the tests scored on this kind of checkpoint."""
+    sets = {}
+    if wildcards.checkpoint == "best":
+        for split in MT["bleu"]["splits"]:
+            sets[f"flores_{split}"] = f"results/mt/corpus/raw/flores_{split}.{SRC}"
+    for test in tests_at(wildcards.checkpoint):
+        for data_type in TEST_DATA_TYPES[test]:
+            sets[f"{test}.{data_type}"] = items_file(test, data_type)
+    return sets
+
+
+def translation_set_names(wildcards):
+    return list(translation_sets(wildcards))
+
+
+def test_data_types(wildcards):
+    return TEST_DATA_TYPES[wildcards.test]
+
+
+def test_items(wildcards):
+    """Data type -> items file of one test."""
+    return {d: items_file(wildcards.test, d) for d in TEST_DATA_TYPES[wildcards.test]}
+
+
+def score_files(measurement):
+    return [
+        f"results/mt/scores/{size}/seed{seed}/{checkpoint}/{test}.tsv"
+        for size in SIZES
+        for seed in SEEDS
+        for test in RUN_TESTS
+        if registry.get_test(test).measurement == measurement
+        for checkpoint in checkpoints_of(test, size)
+    ]
+
+
+SEMI_NATURAL = MT["semi_natural"]
+SEMI_NATURAL_PHRASES = "results/mt/semi_natural/phrases.tsv"
+
+
+def items_inputs(wildcards):
+    """Natural items come from the raw training corpus, semi-natural ones from the
+    phrases matching the chosen fragments (natural second conjuncts need both)."""
+    inputs = {"corpus": [], "phrases": []}
+    if wildcards.data_type == "natural":
+        inputs["corpus"] = [f"results/mt/corpus/raw/train.{lang}" for lang in LANGS]
+    if wildcards.data_type == "semi_natural" or (
+        wildcards.data_type == "natural"
+        and wildcards.test == "s_conj"
+        and MT["tests"]["natural_conjunct_reference"] == "semi_natural"
+    ):
+        inputs["phrases"] = [SEMI_NATURAL_PHRASES]
+    return inputs
+
+
+def treebank_inputs(wildcards):
+    """The demo's generator trees, or sampled training sentences and the stanza models."""
+    if SEMI_NATURAL["treebank"] == "generator":
+        return {"trees": "results/mt/demo/treebank.mrg"}
+    return {
+        "sentences": f"results/mt/corpus/raw/train.{SRC}",
+        "models": SEMI_NATURAL["stanza_model_dir"],
+    }
+
+
+def chosen_fragment_overrides(wildcards):
+    return {
+        label: list(SEMI_NATURAL["chosen"][label])
+        for label in sorted(SEMI_NATURAL["chosen"])
+    }
+
+
+def annotated_sheets(wildcards):
+    """Filled-in sheets from config, else the generated (pre-annotated) ones."""
+    return MT["manual_analysis"]["annotated_sheets"] or [
+        f"results/mt/manual_analysis/{measurement}_sheet.tsv"
+        for measurement in ("systematicity", "substitutivity")
+    ]
+
+
+def mt_final_outputs():
+    return [
+        "results/tables/mt/bleu.tsv",
+        "results/tables/mt/systematicity.tsv",
+        "results/figures/mt/systematicity.png",
+        "results/tables/mt/manual_analysis.tsv",
+    ]
+
+
+FINAL_OUTPUTS["mt"] = mt_final_outputs

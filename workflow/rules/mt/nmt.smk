@@ -1,0 +1,91 @@
+# NMT models: fairseq training per corpus size and seed (resumable), exported epoch
+# checkpoints, and sacrebleu scores of the FLORES-101 translations (made in mt_tests.smk).
+
+
+rule mt_train:
+    input:
+        "results/mt/data-bin/{size}",
+    output:
+        best="results/mt/models/{size}/seed{seed}/checkpoint_best.pt",
+        manifest="results/mt/models/{size}/seed{seed}/epoch_checkpoints.tsv",
+    log:
+        "results/logs/mt/mt_train/{size}.seed{seed}.log",
+    benchmark:
+        "results/benchmarks/mt/mt_train/{size}.seed{seed}.tsv"
+    wildcard_constraints:
+        size="|".join(SIZES),
+        seed=r"\d+",
+    conda:
+        "../../../envs/nmt.yaml"
+    threads: 1
+    resources:
+        # Transformer-base on one GPU; the binarised corpus is memory-mapped.
+        mem_mb=10000,
+        runtime=4320,
+        gpu=1,
+    params:
+        workdir="results/mt/train/{size}/seed{seed}",
+        epochs=kept_epochs,
+        fairseq=fairseq_options,
+        source=SRC,
+        target=TRG,
+    script:
+        "../../scripts/mt/train.py"
+
+
+rule mt_export_epoch_checkpoint:
+    input:
+        "results/mt/models/{size}/seed{seed}/epoch_checkpoints.tsv",
+    output:
+        "results/mt/models/{size}/seed{seed}/checkpoint{epoch}.pt",
+    log:
+        "results/logs/mt/mt_export_epoch_checkpoint/{size}.seed{seed}.{epoch}.log",
+    wildcard_constraints:
+        size="|".join(SIZES),
+        seed=r"\d+",
+        epoch=r"\d+",
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    script:
+        "../../scripts/mt/export_epoch_checkpoint.py"
+
+
+rule mt_bleu:
+    input:
+        translations="results/mt/translations/{size}/seed{seed}/best.tsv",
+        sources=f"results/mt/corpus/raw/flores_{{split}}.{SRC}",
+        references=f"results/mt/corpus/raw/flores_{{split}}.{TRG}",
+    output:
+        "results/mt/bleu/{size}/seed{seed}/{split}.tsv",
+    log:
+        "results/logs/mt/mt_bleu/{size}.seed{seed}.{split}.log",
+    wildcard_constraints:
+        size="|".join(SIZES),
+        seed=r"\d+",
+        split="dev|devtest",
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        target=TRG,
+    script:
+        "../../scripts/mt/bleu.py"
+
+
+rule mt_bleu_table:
+    input:
+        bleu_scores(),
+    output:
+        report(
+            "results/tables/mt/bleu.tsv",
+            caption="../../report/mt/bleu.rst",
+            category="MT models",
+            labels={"table": "BLEU"},
+        ),
+    log:
+        "results/logs/mt/mt_bleu_table.log",
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    script:
+        "../../scripts/mt/bleu_table.py"

@@ -1,0 +1,239 @@
+# MT compositionality tests (Dankers et al. 2022): test items per test and data type,
+# one translation job per checkpoint (through a cache keyed on how it decodes), per-item
+# scores per checkpoint and test, tables, figures and sheets for the manual analysis.
+
+
+rule mt_items:
+    input:
+        unpack(items_inputs),
+        lexicon="resources/lexicon",
+        synonyms="resources/synonyms.tsv",
+        idioms="resources/idioms.tsv",
+    output:
+        "results/mt/items/{test}/{data_type}.tsv",
+    log:
+        "results/logs/mt/mt_items/{test}.{data_type}.log",
+    benchmark:
+        "results/benchmarks/mt/mt_items/{test}.{data_type}.tsv"
+    wildcard_constraints:
+        test="|".join(registry.TESTS),
+        data_type="|".join(registry.DATA_TYPES),
+    conda:
+        "../../../envs/natcomp.yaml"
+    resources:
+        # Natural and semi-natural sets scan the training corpus.
+        mem_mb=4000,
+        runtime=120,
+    params:
+        seed=lookup(dpath="mt/tests/seed", within=config),
+        synthetic_per_template=lookup(
+            dpath="mt/tests/synthetic_per_template", within=config
+        ),
+        samples_per_template=lookup(
+            dpath="mt/tests/samples_per_template", within=config
+        ),
+        natural_max_items=lookup(dpath="mt/tests/natural_max_items", within=config),
+        random_word_samples=lookup(dpath="mt/tests/random_word_samples", within=config),
+        semi_natural_per_template=lookup(
+            dpath="mt/semi_natural/sentences_per_template", within=config
+        ),
+        natural_conjunct_reference=lookup(
+            dpath="mt/tests/natural_conjunct_reference", within=config
+        ),
+    script:
+        "../../scripts/mt/items.py"
+
+
+rule mt_translate:
+    input:
+        unpack(translation_sets),
+        checkpoint=checkpoint_file,
+        databin="results/mt/data-bin/{size}",
+        codes="results/mt/corpus/bpe/codes",
+    output:
+        "results/mt/translations/{size}/seed{seed}/{checkpoint}.tsv",
+    log:
+        "results/logs/mt/mt_translate/{size}.seed{seed}.{checkpoint}.log",
+    benchmark:
+        "results/benchmarks/mt/mt_translate/{size}.seed{seed}.{checkpoint}.tsv"
+    wildcard_constraints:
+        size="|".join(SIZES),
+        seed=r"\d+",
+        checkpoint=r"best|epoch\d+",
+    conda:
+        "../../../envs/nmt.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+        gpu=1,
+    params:
+        sets=translation_set_names,
+        cache_dir="results/mt/translation_cache/{size}/seed{seed}",
+        source=SRC,
+        target=TRG,
+        beam=lookup(dpath="mt/translate/beam", within=config),
+        max_len_a=lookup(dpath="mt/translate/max_len_a", within=config),
+        max_len_b=lookup(dpath="mt/translate/max_len_b", within=config),
+        max_tokens=lookup(dpath="mt/translate/max_tokens", within=config),
+    script:
+        "../../scripts/mt/translate.py"
+
+
+rule mt_score:
+    input:
+        unpack(test_items),
+        translations="results/mt/translations/{size}/seed{seed}/{checkpoint}.tsv",
+        synonyms="resources/synonyms.tsv",
+        idioms="resources/idioms.tsv",
+    output:
+        "results/mt/scores/{size}/seed{seed}/{checkpoint}/{test}.tsv",
+    log:
+        "results/logs/mt/mt_score/{size}.seed{seed}.{checkpoint}.{test}.log",
+    wildcard_constraints:
+        size="|".join(SIZES),
+        seed=r"\d+",
+        checkpoint=r"best|epoch\d+",
+        test="|".join(registry.TESTS),
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        data_types=test_data_types,
+        keyword_matching=lookup(dpath="mt/tests/keyword_matching", within=config),
+        paraphrase_only=lookup(
+            dpath="mt/tests/paraphrase_references_only", within=config
+        ),
+    script:
+        "../../scripts/mt/score.py"
+
+
+rule mt_tables:
+    input:
+        systematicity=score_files("systematicity"),
+        substitutivity=score_files("substitutivity"),
+        overgeneralisation=score_files("overgeneralisation"),
+    output:
+        systematicity=report(
+            "results/tables/mt/systematicity.tsv",
+            caption="../../report/mt/systematicity.rst",
+            category="MT compositionality",
+            subcategory="tables",
+        ),
+        substitutivity=report(
+            "results/tables/mt/substitutivity.tsv",
+            caption="../../report/mt/substitutivity.rst",
+            category="MT compositionality",
+            subcategory="tables",
+        ),
+        overgeneralisation=report(
+            "results/tables/mt/overgeneralisation.tsv",
+            caption="../../report/mt/overgeneralisation.rst",
+            category="MT compositionality",
+            subcategory="tables",
+        ),
+        systematicity_summary=report(
+            "results/tables/mt/systematicity_summary.tsv",
+            caption="../../report/mt/systematicity_summary.rst",
+            category="MT compositionality",
+            subcategory="summaries",
+        ),
+        substitutivity_summary=report(
+            "results/tables/mt/substitutivity_summary.tsv",
+            caption="../../report/mt/substitutivity_summary.rst",
+            category="MT compositionality",
+            subcategory="summaries",
+        ),
+        overgeneralisation_peaks=report(
+            "results/tables/mt/overgeneralisation_peaks.tsv",
+            caption="../../report/mt/overgeneralisation_peaks.rst",
+            category="MT compositionality",
+            subcategory="summaries",
+        ),
+    log:
+        "results/logs/mt/mt_tables.log",
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        sizes=SIZES,
+    script:
+        "../../scripts/mt/tables.py"
+
+
+rule mt_figures:
+    input:
+        systematicity="results/tables/mt/systematicity.tsv",
+        substitutivity="results/tables/mt/substitutivity.tsv",
+        overgeneralisation="results/tables/mt/overgeneralisation.tsv",
+    output:
+        systematicity=report(
+            "results/figures/mt/systematicity.png",
+            caption="../../report/mt/fig_systematicity.rst",
+            category="MT compositionality",
+            subcategory="figures",
+        ),
+        substitutivity=report(
+            "results/figures/mt/substitutivity.png",
+            caption="../../report/mt/fig_substitutivity.rst",
+            category="MT compositionality",
+            subcategory="figures",
+        ),
+        synonyms=report(
+            "results/figures/mt/substitutivity_per_synonym.png",
+            caption="../../report/mt/fig_synonyms.rst",
+            category="MT compositionality",
+            subcategory="figures",
+        ),
+        overgeneralisation=report(
+            "results/figures/mt/overgeneralisation.png",
+            caption="../../report/mt/fig_overgeneralisation.rst",
+            category="MT compositionality",
+            subcategory="figures",
+        ),
+    log:
+        "results/logs/mt/mt_figures.log",
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        sizes=SIZES,
+    script:
+        "../../scripts/mt/figures.py"
+
+
+rule mt_manual_analysis_sheet:
+    input:
+        systematicity=score_files("systematicity"),
+        substitutivity=score_files("substitutivity"),
+    output:
+        systematicity="results/mt/manual_analysis/systematicity_sheet.tsv",
+        substitutivity="results/mt/manual_analysis/substitutivity_sheet.tsv",
+    log:
+        "results/logs/mt/mt_manual_analysis_sheet.log",
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        pairs=lookup(dpath="mt/manual_analysis/pairs_per_model", within=config),
+        seed=lookup(dpath="mt/tests/seed", within=config),
+    script:
+        "../../scripts/mt/manual_analysis_sheet.py"
+
+
+rule mt_manual_analysis_summary:
+    input:
+        annotated_sheets,
+    output:
+        report(
+            "results/tables/mt/manual_analysis.tsv",
+            caption="../../report/mt/manual_analysis.rst",
+            category="MT compositionality",
+            subcategory="manual analysis",
+        ),
+    log:
+        "results/logs/mt/mt_manual_analysis_summary.log",
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    script:
+        "../../scripts/mt/manual_analysis_summary.py"

@@ -1,6 +1,0 @@
-import natcomp_on_path  # noqa: F401
-from natcomp.bleu import gather_bleu
-from natcomp.rulelog import logged
-
-with logged(snakemake.log[0]):
-    gather_bleu(snakemake.input, snakemake.output[0])

@@ -1,7 +1,0 @@
-import natcomp_on_path  # noqa: F401
-from natcomp.preprocess import concatenate
-from natcomp.rulelog import logged
-
-with logged(snakemake.log[0]) as log:
-    n = concatenate(snakemake.input, snakemake.output[0])
-    log.info("gathered %d lines from %d chunks", n, len(snakemake.input))

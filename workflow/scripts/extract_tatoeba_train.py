@@ -1,8 +1,0 @@
-import natcomp_on_path  # noqa: F401
-from natcomp.releases import extract_tatoeba
-from natcomp.rulelog import logged
-
-with logged(snakemake.log[0]) as log:
-    out = snakemake.output
-    n = extract_tatoeba(snakemake.input[0], snakemake.params.pair, "train", out.source, out.target)
-    log.info("extracted %d training pairs", n)

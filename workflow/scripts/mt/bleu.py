@@ -1,0 +1,17 @@
+from natcomp.files import read_lines
+from natcomp.mt.bleu import write_bleu
+from natcomp.mt.scoring import read_translations
+from natcomp.mt.translation_cache import translation_signature
+from natcomp.rulelog import logged
+
+with logged(snakemake.log[0]) as log:
+    w, inputs = snakemake.wildcards, snakemake.input
+    keys = {
+        "size": w.size,
+        "seed": w.seed,
+        "split": w.split,
+        "decode_signature": translation_signature(inputs.translations),
+    }
+    translations = read_translations(inputs.translations, read_lines(inputs.sources))
+    score = write_bleu(translations, inputs.sources, inputs.references, snakemake.params.target, keys, snakemake.output[0])
+    log.info("BLEU %.2f", score)

@@ -1,0 +1,18 @@
+from natcomp.mt.lexicon import load_idioms, load_synonyms
+from natcomp.mt.scoring import score_test_files, write_labels
+from natcomp.rulelog import logged
+
+with logged(snakemake.log[0]) as log:
+    w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
+    labels = score_test_files(
+        {data_type: inputs[data_type] for data_type in params.data_types},
+        inputs.translations,
+        w.test,
+        model={"size": w.size, "seed": w.seed, "checkpoint": w.checkpoint},
+        synonyms=load_synonyms(inputs.synonyms),
+        idioms=load_idioms(inputs.idioms),
+        substring_keywords=params.keyword_matching == "substring",
+        paraphrase_references_only=params.paraphrase_only,
+    )
+    write_labels(labels, snakemake.output[0])
+    log.info("scored %d %s items on %s", len(labels), w.test, ", ".join(params.data_types))

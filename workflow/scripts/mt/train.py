@@ -1,0 +1,17 @@
+from natcomp.mt.nmt import train
+from natcomp.rulelog import logged
+
+with logged(snakemake.log[0]):
+    params = snakemake.params
+    train(
+        databin=snakemake.input[0],
+        workdir=params.workdir,
+        best_out=snakemake.output.best,
+        manifest_out=snakemake.output.manifest,
+        keep_epochs=params.epochs,
+        options=params.fairseq,
+        seed=int(snakemake.wildcards.seed),
+        source_lang=params.source,
+        target_lang=params.target,
+        threads=snakemake.threads,
+    )
