@@ -26,6 +26,39 @@ if family_enabled("mt"):
     include: "workflow/rules/mt/tests.smk"
 
 
+if family_enabled("noncompsst"):
+
+    include: "workflow/rules/noncompsst/common.smk"
+    include: "workflow/rules/noncompsst/demo.smk"
+    include: "workflow/rules/noncompsst/materials.smk"
+    include: "workflow/rules/noncompsst/studies.smk"
+    include: "workflow/rules/noncompsst/models.smk"
+    include: "workflow/rules/noncompsst/report.smk"
+
+
+if family_enabled("plane"):
+
+    include: "workflow/rules/plane/common.smk"
+    include: "workflow/rules/plane/resource.smk"
+    include: "workflow/rules/plane/splits.smk"
+    include: "workflow/rules/plane/evaluate.smk"
+    include: "workflow/rules/plane/report.smk"
+
+
+if family_enabled("pss"):
+
+    include: "workflow/rules/pss/common.smk"
+    include: "workflow/rules/pss/demo.smk"
+    include: "workflow/rules/pss/pss.smk"
+
+
+if family_enabled("tre"):
+
+    include: "workflow/rules/tre/common.smk"
+    include: "workflow/rules/tre/demo.smk"
+    include: "workflow/rules/tre/tre.smk"
+
+
 rule all:
     default_target: True
     input:

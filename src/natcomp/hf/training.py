@@ -1,0 +1,243 @@
+"""Fine-tuning a classifier (an HF sequence classifier or an encoder with a custom head).
+
+The model contract: ``model(input_ids=..., attention_mask=..., labels=...)`` returns an
+object or dict with ``loss`` (when labels are given) and ``logits`` ``[batch, classes]``;
+with ``labels=None`` it returns ``logits``. Other tokenizer outputs (``token_type_ids``)
+are passed only when forward accepts them. Hugging Face ``*ForSequenceClassification``
+models fulfil the contract as they are.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import logging
+import math
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import torch
+
+from natcomp.errors import ConfigError
+from natcomp.hf.inference import TextInput, length_sorted_batches, model_inputs, output_field, tokenize
+from natcomp.hf.models import device as pick_device
+
+logger = logging.getLogger(__name__)
+
+SCHEDULERS = ("cosine", "linear", "constant")
+# Our names -> transformers.get_scheduler names. All three warm up linearly first;
+# "constant" then stays at the peak learning rate.
+_HF_SCHEDULER = {"cosine": "cosine", "linear": "linear", "constant": "constant_with_warmup"}
+
+
+@dataclass(frozen=True)
+class FineTuneSettings:
+    """How to fine-tune.
+
+    ``warmup_ratio`` of all optimisation steps warm the learning rate up linearly from 0;
+    then ``scheduler`` decays it (cosine or linear, to 0) or keeps it (constant).
+    ``weight_decay`` applies to weight matrices only (not to biases and LayerNorm weights).
+    ``gradient_clip`` is the max global gradient norm (None: no clipping). ``select_best``
+    keeps the weights of the epoch with the best validation metric (needs validation data);
+    otherwise the last epoch's weights are kept.
+    """
+
+    epochs: int
+    batch_size: int
+    learning_rate: float
+    weight_decay: float = 0.0
+    warmup_ratio: float = 0.1
+    scheduler: str = "linear"
+    max_length: int = 128
+    seed: int = 0
+    device: str = "auto"
+    select_best: bool = False
+    gradient_clip: float | None = 1.0
+
+    def __post_init__(self):
+        problems = []
+        if self.epochs < 1:
+            problems.append(f"epochs must be at least 1, got {self.epochs}")
+        if self.batch_size < 1:
+            problems.append(f"batch_size must be at least 1, got {self.batch_size}")
+        if not self.learning_rate > 0:
+            problems.append(f"learning_rate must be positive, got {self.learning_rate}")
+        if self.weight_decay < 0:
+            problems.append(f"weight_decay must not be negative, got {self.weight_decay}")
+        if not 0 <= self.warmup_ratio < 1:
+            problems.append(f"warmup_ratio must lie in [0, 1), got {self.warmup_ratio}")
+        if self.scheduler not in SCHEDULERS:
+            problems.append(f"scheduler must be one of {', '.join(SCHEDULERS)}, got {self.scheduler!r}")
+        if self.max_length < 2:
+            problems.append(f"max_length must be at least 2, got {self.max_length}")
+        if self.gradient_clip is not None and not self.gradient_clip > 0:
+            problems.append(f"gradient_clip must be positive or None, got {self.gradient_clip}")
+        if problems:
+            raise ValueError("; ".join(problems))
+
+    @classmethod
+    def from_config(cls, section: Mapping, key: str) -> FineTuneSettings:
+        """Settings from a config section (its keys are the field names); unknown or
+        missing keys and bad values raise :class:`ConfigError` naming ``key``."""
+        names = {item.name for item in dataclasses.fields(cls)}
+        unknown = sorted(set(section) - names)
+        if unknown:
+            raise ConfigError(
+                key, f"unknown fine-tuning setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}"
+            )
+        try:
+            return cls(**section)
+        except (TypeError, ValueError) as error:
+            raise ConfigError(key, str(error)) from None
+
+
+@dataclass
+class FineTuneResult:
+    """The fine-tuned model (weights of ``best_epoch`` loaded, eval mode) and per-epoch
+    history: dicts with ``epoch`` (1-based), ``train_loss`` (mean over examples) and
+    ``valid_metric`` (None without validation data)."""
+
+    model: torch.nn.Module
+    history: list[dict] = field(default_factory=list)
+    best_epoch: int = 0
+
+
+def accuracy(y_true: Sequence[int], y_pred: Sequence[int]) -> float:
+    """Share of predictions equal to the gold labels."""
+    y_true, y_pred = np.asarray(y_true), np.asarray(y_pred)
+    if y_true.shape != y_pred.shape or y_true.size == 0:
+        raise ValueError(f"need equally many gold labels and predictions, got {y_true.shape} and {y_pred.shape}")
+    return float((y_true == y_pred).mean())
+
+
+def _check_data(texts: Sequence[TextInput], labels: Sequence[int], what: str) -> list[int]:
+    if len(texts) != len(labels):
+        raise ValueError(f"{what}: {len(texts)} texts but {len(labels)} labels")
+    if len(texts) == 0:
+        raise ValueError(f"{what}: no examples")
+    labels = [int(label) for label in labels]
+    if min(labels) < 0:
+        raise ValueError(f"{what}: labels must be class indices 0..n-1, got {min(labels)}")
+    return labels
+
+
+def _parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict]:
+    # As in BERT and the HF Trainer: no weight decay on biases and normalisation weights
+    # (the 1-dimensional parameters).
+    decay, no_decay = [], []
+    for parameter in model.parameters():
+        if parameter.requires_grad:
+            (decay if parameter.ndim >= 2 else no_decay).append(parameter)
+    return [{"params": decay, "weight_decay": weight_decay}, {"params": no_decay, "weight_decay": 0.0}]
+
+
+def _predict(model, tokenizer, texts, settings, run_device) -> np.ndarray:
+    """argmax of the logits, input order (eval mode, no gradients)."""
+    predictions = np.empty(len(texts), dtype=np.int64)
+    was_training = model.training
+    model.eval()
+    with torch.inference_mode():
+        for indices in length_sorted_batches(texts, settings.batch_size):
+            batch = tokenize(tokenizer, [texts[index] for index in indices], settings.max_length)
+            logits = output_field(model(**model_inputs(model, batch, run_device)), "logits")
+            predictions[indices] = logits.argmax(dim=-1).cpu().numpy()
+    model.train(was_training)
+    return predictions
+
+
+def fine_tune_classifier(
+    model: torch.nn.Module,
+    tokenizer,
+    train_texts: Sequence[TextInput],
+    train_labels: Sequence[int],
+    *,
+    settings: FineTuneSettings,
+    valid_texts: Sequence[TextInput] | None = None,
+    valid_labels: Sequence[int] | None = None,
+    metric: Callable[[Sequence[int], Sequence[int]], float] = accuracy,
+    log: logging.Logger | None = None,
+) -> FineTuneResult:
+    """Fine-tune ``model`` on texts (or ``(first, second)`` pairs) with integer labels.
+
+    AdamW with warm-up and the settings' schedule, mini-batches of ``settings.batch_size``
+    drawn in a fresh seeded random order each epoch, gradient clipping, on
+    ``device(settings.device)``. Seeded (``transformers.set_seed``: Python, NumPy, torch),
+    so the same model, data and settings give the same history on the same hardware.
+    After each epoch the validation set (if any) is predicted (argmax of the logits) and
+    scored with ``metric(y_true, y_pred)`` (higher is better; default accuracy). With
+    ``settings.select_best`` the weights of the best epoch (the earliest among ties) are
+    restored at the end. The model is trained in place and returned in eval mode.
+    See the module docstring for the contract a custom model must fulfil.
+    """
+    from transformers import get_scheduler, set_seed
+
+    log = log or logger
+    train_labels = _check_data(train_texts, train_labels, "training data")
+    has_valid = valid_texts is not None or valid_labels is not None
+    if has_valid:
+        if valid_texts is None or valid_labels is None:
+            raise ValueError("give both valid_texts and valid_labels, or neither")
+        valid_labels = _check_data(valid_texts, valid_labels, "validation data")
+    if settings.select_best and not has_valid:
+        raise ValueError("select_best needs validation data (valid_texts, valid_labels)")
+
+    set_seed(settings.seed)
+    run_device = pick_device(settings.device)
+    model.to(run_device)
+    optimizer = torch.optim.AdamW(_parameter_groups(model, settings.weight_decay), lr=settings.learning_rate)
+    steps_per_epoch = math.ceil(len(train_texts) / settings.batch_size)
+    total_steps = steps_per_epoch * settings.epochs
+    scheduler = get_scheduler(
+        _HF_SCHEDULER[settings.scheduler],
+        optimizer,
+        num_warmup_steps=math.ceil(settings.warmup_ratio * total_steps),
+        num_training_steps=total_steps,
+    )
+    order_generator = torch.Generator().manual_seed(settings.seed)
+    labels_tensor = torch.tensor(train_labels, dtype=torch.long)
+
+    history: list[dict] = []
+    best_metric, best_epoch, best_state = -math.inf, settings.epochs, None
+    for epoch in range(1, settings.epochs + 1):
+        model.train()
+        loss_sum = 0.0
+        order = torch.randperm(len(train_texts), generator=order_generator).tolist()
+        for start in range(0, len(order), settings.batch_size):
+            indices = order[start : start + settings.batch_size]
+            batch = tokenize(tokenizer, [train_texts[index] for index in indices], settings.max_length)
+            output = model(**model_inputs(model, batch, run_device), labels=labels_tensor[indices].to(run_device))
+            loss = output_field(output, "loss")
+            if loss is None:
+                raise TypeError("the model returned no loss for labels; see natcomp.hf.training for the contract")
+            loss.backward()
+            if settings.gradient_clip is not None:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), settings.gradient_clip)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            loss_sum += float(loss.detach()) * len(indices)
+        row = {"epoch": epoch, "train_loss": loss_sum / len(train_texts), "valid_metric": None}
+        if has_valid:
+            predictions = _predict(model, tokenizer, valid_texts, settings, run_device)
+            row["valid_metric"] = float(metric(valid_labels, predictions))
+            if settings.select_best and row["valid_metric"] > best_metric:
+                best_metric, best_epoch = row["valid_metric"], epoch
+                best_state = {name: tensor.detach().to("cpu", copy=True) for name, tensor in model.state_dict().items()}
+        history.append(row)
+        log.info(
+            "epoch %d/%d: train loss %.4f%s",
+            epoch,
+            settings.epochs,
+            row["train_loss"],
+            (
+                ""
+                if row["valid_metric"] is None
+                else f", validation {getattr(metric, '__name__', 'metric')} {row['valid_metric']:.4f}"
+            ),
+        )
+    if settings.select_best and best_state is not None:
+        model.load_state_dict(best_state)
+        log.info("kept epoch %d (validation metric %.4f)", best_epoch, best_metric)
+    model.eval()
+    return FineTuneResult(model=model, history=copy.deepcopy(history), best_epoch=best_epoch)

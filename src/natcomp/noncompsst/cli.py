@@ -1,0 +1,248 @@
+"""``natcomp noncompsst candidates | ratings | evaluate``.
+
+``candidates TREES... --out FILE``
+    SST phrase candidates (appendix A) of PTB tree files (``train.txt``...) or of
+    ``trainDevTestTrees_PTB.zip``; columns ``phrase, left, right, left_type, right_type,
+    sentiment, source``. ``--no-parser`` / ``--no-ner`` switch stanza's filters off
+    (``--phrase-types`` / ``--entities`` replace them by tables); ``--raw-scores`` (with
+    ``--sst``) switches the spread filter on; ``--sst`` (stanfordSentimentTreebank.zip or
+    a folder with dictionary.txt and sentiment_labels.txt) gives the SST values.
+``ratings --stimuli STUDY2.tsv --sentiment SENT.tsv [--ungrammatical FILE] --out FILE``
+    ALL, ALLABS, MAX, MAXABS, ALLCLEAN as ``phrase, variant, side, rating``.
+``evaluate --predictions P.tsv --human RATINGS.tsv --stimuli STUDY2.tsv``
+    Pearson r per variant and F1 of a system's stimulus predictions.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import math
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from natcomp.errors import NatcompError
+
+__all__ = ["add_subcommands", "main"]
+
+
+def _setup_logging(verbose: bool) -> logging.Logger:
+    logger = logging.getLogger("natcomp")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        logger.addHandler(handler)
+    logger.setLevel(logging.INFO if verbose else logging.WARNING)
+    return logger
+
+
+def _candidates(args: argparse.Namespace) -> int:
+    from natcomp.noncompsst import candidates
+    from natcomp.noncompsst.pipeline import raw_lookup, value_lookup
+    from natcomp.sst import PTB_MEMBERS, read_ptb_trees
+    from natcomp.tsv import read_tsv, write_tsv
+
+    logger = _setup_logging(not args.quiet)
+    if args.raw_scores and not args.sst:
+        raise NatcompError("--raw-scores needs --sst (dictionary.txt maps phrases to the ids of the raw scores)")
+    if not args.raw_scores:
+        logger.info("no --raw-scores: the spread filter is off")
+    settings = candidates.CandidateSettings(
+        args.min_tokens,
+        args.max_tokens,
+        ner=not args.no_ner,
+        parser=not args.no_parser,
+        max_raw_sd=args.max_raw_sd if args.raw_scores else None,
+    )
+    analyser = None
+    if (settings.parser and not args.phrase_types) or (settings.ner and not args.entities):
+        analyser = candidates.StanzaAnalyser(
+            args.stanza_dir, parser=settings.parser and not args.phrase_types, ner=settings.ner and not args.entities
+        )
+    # stanza's models are checked above, before the trees are read
+    trees = {}
+    for path in args.trees:
+        if path.suffix == ".zip":
+            for split in PTB_MEMBERS:
+                trees[f"{split}"] = read_ptb_trees(path, split)
+        else:
+            trees[path.stem] = read_ptb_trees(path)
+    types = None
+    if args.phrase_types:
+        table = read_tsv(args.phrase_types, ("phrase", "type"))
+        types = dict(zip(table["phrase"], table["type"]))
+    names = (
+        [line.strip() for line in args.entities.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if args.entities
+        else []
+    )
+    table, counts = candidates.select_candidates(
+        trees,
+        settings,
+        values=value_lookup(args.sst) if args.sst else None,
+        raw_scores=raw_lookup(args.sst, args.raw_scores) if args.raw_scores else None,
+        analyser=analyser,
+        phrase_types=types,
+        entities=names,
+        logger=logger,
+    )
+    write_tsv(args.out, table, candidates.CANDIDATE_COLUMNS, float_format="%.5g")
+    print(f"{len(table)} candidates written to {args.out}")
+    return 0
+
+
+def _ratings(args: argparse.Namespace) -> int:
+    from natcomp.noncompsst.pipeline import run_ratings
+
+    _setup_logging(not args.quiet)
+    table = run_ratings(args.stimuli, args.sentiment, args.out, ungrammatical_path=args.ungrammatical)
+    print(f"{len(table)} ratings written to {args.out}")
+    return 0
+
+
+def _evaluate(args: argparse.Namespace) -> int:
+    from natcomp.noncompsst import ratings
+    from natcomp.noncompsst.evaluation import evaluate, read_predictions
+    from natcomp.noncompsst.stimuli import read_stimuli
+    from natcomp.tsv import write_tsv
+
+    _setup_logging(not args.quiet)
+    phrases = read_stimuli(args.stimuli)
+    human = ratings.read_ratings(args.human)
+    sentiment = ratings.read_sentiment(args.sentiment) if args.sentiment else ratings.released_sentiment(args.human)
+    flagged = ratings.read_ungrammatical(args.ungrammatical) if args.ungrammatical else set()
+    scores, _ = evaluate(
+        phrases,
+        read_predictions(args.predictions),
+        human,
+        human_sentiment=sentiment or None,
+        ungrammatical=flagged,
+        top_k=args.top_k,
+        predictions_source=args.predictions,
+    )
+    for key, value in scores.items():
+        if not key.startswith("n_"):
+            print(f"{key}\t{'' if isinstance(value, float) and math.isnan(value) else f'{value:.4f}'}")
+    if args.out:
+        write_tsv(args.out, [scores], float_format="%.4f")
+    return 0
+
+
+def add_subcommands(subparsers) -> None:
+    """Register ``noncompsst`` with its commands on the ``natcomp`` sub-command parser."""
+    group = subparsers.add_parser("noncompsst", help="NonCompSST: non-compositional sentiment (Dankers & Lucas 2023)")
+    commands = group.add_subparsers(dest="noncompsst_command", metavar="COMMAND", required=True)
+
+    p = commands.add_parser(
+        "candidates", help="SST phrase candidates (appendix A)", description=__doc__.split("``ratings")[0]
+    )
+    p.add_argument(
+        "trees",
+        nargs="+",
+        type=Path,
+        metavar="TREES",
+        help="SST PTB tree files (train.txt, dev.txt, test.txt) or trainDevTestTrees_PTB.zip",
+    )
+    p.add_argument("--out", required=True, type=Path, help="candidates TSV to write")
+    p.add_argument("--no-parser", action="store_true", help="switch the constituency filter (stanza) off")
+    p.add_argument("--no-ner", action="store_true", help="switch the named-entity filter (stanza) off")
+    p.add_argument(
+        "--raw-scores",
+        type=Path,
+        metavar="FILE",
+        help="rawscores_exp12.txt or stanfordSentimentTreebankRaw.zip: switches the spread filter on",
+    )
+    p.add_argument(
+        "--sst",
+        type=Path,
+        metavar="PATH",
+        help="stanfordSentimentTreebank.zip (or a folder with its files): SST values and phrase ids",
+    )
+    p.add_argument(
+        "--max-raw-sd",
+        type=float,
+        default=5.0,
+        help="largest standard deviation of a phrase's raw 1-25 scores (default 5)",
+    )
+    p.add_argument(
+        "--min-tokens", type=int, default=3, help="fewest tokens per subphrase, punctuation excluded (default 3)"
+    )
+    p.add_argument(
+        "--max-tokens", type=int, default=8, help="most tokens per subphrase, punctuation excluded (default 8)"
+    )
+    p.add_argument(
+        "--stanza-dir", type=Path, default=Path("stanza_resources"), help="folder with stanza's English models"
+    )
+    p.add_argument(
+        "--phrase-types", type=Path, metavar="TSV", help="phrase<TAB>type table used instead of stanza's parser"
+    )
+    p.add_argument(
+        "--entities", type=Path, metavar="FILE", help="named entities, one a line, used instead of stanza's NER"
+    )
+    p.add_argument("--quiet", action="store_true", help="do not log the filter counts")
+    p.set_defaults(func=_candidates)
+
+    p = commands.add_parser(
+        "ratings", help="non-compositionality ratings ALL, ALLABS, MAX, MAXABS, ALLCLEAN (section 3.3)"
+    )
+    p.add_argument(
+        "--stimuli", required=True, type=Path, metavar="STUDY2.tsv", help="stimuli in the released study layout"
+    )
+    p.add_argument(
+        "--sentiment",
+        required=True,
+        type=Path,
+        metavar="SENT.tsv",
+        help="stimulus<TAB>sentiment (header line; mean rating 0-6)",
+    )
+    p.add_argument("--ungrammatical", type=Path, metavar="FILE", help="stimulus<TAB>ungrammatical (0/1), for ALLCLEAN")
+    p.add_argument("--out", required=True, type=Path, help="ratings TSV: phrase, variant, side, rating")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_ratings)
+
+    p = commands.add_parser("evaluate", help="score a system's stimulus predictions against human ratings")
+    p.add_argument(
+        "--predictions",
+        required=True,
+        type=Path,
+        metavar="P.tsv",
+        help="stimulus<TAB>prediction (0-6; several rows per stimulus are averaged)",
+    )
+    p.add_argument(
+        "--human",
+        required=True,
+        type=Path,
+        metavar="RATINGS.tsv",
+        help="human ratings (the ratings layout, or the released maxabs_ranking.tsv)",
+    )
+    p.add_argument("--stimuli", required=True, type=Path, metavar="STUDY2.tsv", help="the stimuli the ratings are of")
+    p.add_argument(
+        "--sentiment",
+        type=Path,
+        metavar="SENT.tsv",
+        help="human stimulus<TAB>sentiment for the F1 scores (default: the sentiment column of a released maxabs_ranking.tsv)",
+    )
+    p.add_argument("--ungrammatical", type=Path, metavar="FILE", help="stimulus<TAB>ungrammatical, for ALLCLEAN")
+    p.add_argument(
+        "--top-k", type=int, default=67, help="F1 on the k phrases with the highest human MAXABS (default 67)"
+    )
+    p.add_argument("--out", type=Path, help="also write the scores as a one-row TSV")
+    p.add_argument("--quiet", action="store_true")
+    p.set_defaults(func=_evaluate)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``python -m natcomp.noncompsst.cli noncompsst ...`` (the same commands as ``natcomp noncompsst``)."""
+    parser = argparse.ArgumentParser(prog="natcomp")
+    add_subcommands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except NatcompError as error:
+        print(f"natcomp: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,95 @@
+"""Sentiment models fine-tuned on SST-7 (section 5, appendix D) and their stimulus predictions.
+
+Any Hugging Face sequence classifier, by hub name or local path, gets a 7-class head and
+is fine-tuned on SST-7 train with appendix D's settings (batch 32, learning rate 5e-6,
+AdamW, cosine schedule with 20 % warm-up, 5 epochs, the epoch with the best validation
+accuracy kept), once per seed, on the GPU where there is one (``natcomp.hf``). Reported:
+SST-7 test macro-F1 and the predicted class of every stimulus. Stimuli are lower-cased
+before prediction (``lowercase_stimuli``), as the released code does after stanza's
+tokenisation; SST-7 sentences are fed as they are.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+from sklearn.metrics import f1_score
+
+from natcomp import hf
+
+__all__ = ["SeedResult", "check_models", "macro_f1", "train_and_predict"]
+
+log = logging.getLogger("natcomp.noncompsst.models")
+
+
+def macro_f1(y_true: Sequence[int], y_pred: Sequence[int]) -> float:
+    """Macro-F1 over the classes that occur in gold or predictions (sklearn)."""
+    return float(f1_score(list(y_true), list(y_pred), average="macro", zero_division=0))
+
+
+def check_models(models: Mapping[str, str], key: str = "noncompsst.models") -> None:
+    """Fail before any training when a model is neither a local directory, a shipped model nor cached."""
+    for name, location in models.items():
+        hf.check_model_available(location, f"{key}.{name}")
+
+
+@dataclass
+class SeedResult:
+    seed: int
+    test_f1: float
+    best_epoch: int
+    history: list[dict]
+    stimulus_predictions: list[int]
+    seconds: float
+
+
+def train_and_predict(
+    model: str,
+    sst7: Mapping[str, Sequence[tuple[str, int]]],
+    stimuli: Sequence[str],
+    settings: hf.FineTuneSettings,
+    *,
+    lowercase_stimuli: bool = True,
+    logger: logging.Logger = log,
+) -> SeedResult:
+    """Fine-tune ``model`` on ``sst7["train"]`` (best epoch on ``sst7["validation"]``), score the test set, predict stimuli."""
+    started = time.perf_counter()
+    tokenizer = hf.load_tokenizer(model)
+    classifier = hf.load_sequence_classifier(model, num_labels=7, seed=settings.seed)
+    train_texts, train_labels = zip(*sst7["train"])
+    valid_texts, valid_labels = zip(*sst7["validation"])
+    result = hf.fine_tune_classifier(
+        classifier,
+        tokenizer,
+        list(train_texts),
+        list(train_labels),
+        settings=settings,
+        valid_texts=list(valid_texts),
+        valid_labels=list(valid_labels),
+        log=logger,
+    )
+    test_texts, test_labels = zip(*sst7["test"])
+    options = {
+        "batch_size": max(settings.batch_size, 64),
+        "max_length": settings.max_length,
+        "device": hf.device(settings.device),
+    }
+    test_pred = np.argmax(hf.classify(result.model, tokenizer, list(test_texts), **options), axis=1)
+    texts = [s.lower() for s in stimuli] if lowercase_stimuli else list(stimuli)
+    stimulus_pred = (
+        np.argmax(hf.classify(result.model, tokenizer, texts, **options), axis=1) if texts else np.array([], dtype=int)
+    )
+    test_f1 = macro_f1(test_labels, test_pred)
+    logger.info("%s seed %d: best epoch %d, SST-7 test macro-F1 %.3f", model, settings.seed, result.best_epoch, test_f1)
+    return SeedResult(
+        settings.seed,
+        test_f1,
+        result.best_epoch,
+        result.history,
+        [int(p) for p in stimulus_pred],
+        time.perf_counter() - started,
+    )

@@ -1,0 +1,113 @@
+"""SST-7 train / validation / test files (section 5) from the SST release.
+
+A phrase's label is ``natcomp.sst.sst7_label(v)`` of its value ``v`` in
+``sentiment_labels.txt`` (found through ``dictionary.txt``). Validation and test hold the
+sentences of the dev and test trees; train holds the *unrolled* training trees: every
+distinct phrase (node) of the training sentences, sentences included (first occurrence
+kept). Every sentence that contains a stimulus subphrase (a phrase's A or B or any of
+their controls, as a case-insensitive token sequence) is removed first, with all its
+phrases, as the released validation/test files show.
+
+Files: ``sentence<TAB>label`` with a header line (:func:`read_sst7` also reads the
+released files, which have none). Sentences are the tree's tokens joined by spaces, cased,
+``-LRB-``/``-RRB-`` kept, ``\\/`` unescaped (as released).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from pathlib import Path
+
+from natcomp.errors import InputError
+from natcomp.files import iter_lines
+from natcomp.noncompsst.stimuli import Phrase, sst_tokenize
+from natcomp.sst import sentiment_nodes, sst7_label
+from natcomp.trees import Tree
+from natcomp.tsv import write_tsv
+
+__all__ = ["SST7_SPLITS", "build_sst7", "read_sst7", "stimulus_subphrases", "write_sst7"]
+
+SST7_SPLITS = {"train": "train", "validation": "dev", "test": "test"}
+log = logging.getLogger("natcomp.noncompsst.sst7")
+
+
+def stimulus_subphrases(phrases: Iterable[Phrase]) -> set[tuple[str, ...]]:
+    """Lower-cased SST token sequences of every A, B and control of the phrases."""
+    out = set()
+    for p in phrases:
+        out.add(tuple(p.left.lower().split()))
+        out.add(tuple(p.right.lower().split()))
+        for control in (*p.left_controls, *p.right_controls):
+            out.add(tuple(t.lower() for t in sst_tokenize(control)))
+    return {s for s in out if s}
+
+
+def _contains(tokens: Sequence[str], subphrases: set[tuple[str, ...]], lengths: Sequence[int]) -> bool:
+    lowered = [t.lower() for t in tokens]
+    for n in lengths:
+        for i in range(len(lowered) - n + 1):
+            if tuple(lowered[i : i + n]) in subphrases:
+                return True
+    return False
+
+
+def build_sst7(
+    trees: Mapping[str, Sequence[Tree]],
+    value: Callable[[Sequence[str]], float | None],
+    excluded: set[tuple[str, ...]] = frozenset(),
+    *,
+    logger: logging.Logger = log,
+) -> dict[str, list[tuple[str, int]]]:
+    """{"train" | "validation" | "test": [(text, label)]} from the SST trees per split."""
+    lengths = sorted({len(s) for s in excluded})
+    out: dict[str, list[tuple[str, int]]] = {}
+    for name, split in SST7_SPLITS.items():
+        rows: list[tuple[str, int]] = []
+        seen: set[str] = set()
+        removed = missing = 0
+        for tree in trees[split]:
+            tokens, nodes = sentiment_nodes(tree)
+            if excluded and _contains(tokens, excluded, lengths):
+                removed += 1
+                continue
+            spans = nodes if name == "train" else nodes[:1]
+            for node in spans:
+                span = tokens[node.start : node.end]
+                text = " ".join(span)
+                if text in seen:
+                    continue
+                seen.add(text)
+                v = value(span)
+                if v is None:
+                    missing += 1
+                    continue
+                rows.append((text, sst7_label(v)))
+        logger.info(
+            "SST-7 %s: %d rows; %d sentences removed (contain a stimulus subphrase); %d phrases without an SST value skipped",
+            name,
+            len(rows),
+            removed,
+            missing,
+        )
+        out[name] = rows
+    return out
+
+
+def write_sst7(path: str | Path, rows: Sequence[tuple[str, int]]) -> int:
+    return write_tsv(path, ({"sentence": text, "label": label} for text, label in rows), ["sentence", "label"])
+
+
+def read_sst7(path: str | Path) -> list[tuple[str, int]]:
+    """``sentence<TAB>label`` rows (an optional ``sentence<TAB>label`` header line); labels 0-6."""
+    rows = []
+    for number, line in enumerate(iter_lines(path, allow_empty=True), start=1):
+        if not line.strip() or (number == 1 and line == "sentence\tlabel"):
+            continue
+        if line.count("\t") != 1:
+            raise InputError(path, "expected 'sentence<TAB>label'", number)
+        text, label = line.split("\t")
+        if label not in {str(k) for k in range(7)}:
+            raise InputError(path, f"expected a label 0-6, got {label!r}", number)
+        rows.append((text, int(label)))
+    return rows

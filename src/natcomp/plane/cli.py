@@ -1,0 +1,129 @@
+"""``natcomp plane ...``: the PLANE steps from the command line.
+
+The lead's ``natcomp.cli`` calls :func:`add_subcommands` with its subparsers; each command
+sets ``func`` (``args -> exit status``). Errors natcomp raises on purpose are reported by
+the main CLI.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def _distances(text: str) -> dict[str, int]:
+    try:
+        pairs = dict(part.split("=") for part in text.split(","))
+        result = {k.strip(): int(v) for k, v in pairs.items()}
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected I=3,S=3,O=1, got {text!r}") from None
+    if sorted(result) != ["I", "O", "S"]:
+        raise argparse.ArgumentTypeError(f"expected a distance for each of I, S, O, got {text!r}")
+    return result
+
+
+def add_subcommands(subparsers) -> None:
+    """Add ``plane`` with its sub-commands to the main CLI's subparsers."""
+    plane = subparsers.add_parser("plane", help="PLANE adjective-noun entailment (Bertolini et al. 2022)")
+    commands = plane.add_subparsers(dest="plane_command", required=True)
+
+    hyp = commands.add_parser("hypernyms", help="unigram WordNet hypernyms of nouns, nearest first")
+    hyp.add_argument("nouns", nargs="+")
+    hyp.add_argument("--max-distance", type=int, default=3)
+    hyp.set_defaults(func=_cmd_hypernyms)
+
+    res = commands.add_parser("resource", help="build the PLANE resource and items from AN phrases")
+    res.add_argument("--source", choices=("trees", "text", "released"), required=True,
+                     help="trees: PTB trees; text: raw English parsed with stanza; released: PLANE split files")
+    res.add_argument("--input", nargs="+", required=True, type=Path)
+    res.add_argument("--adjectives", type=Path, default=None, help="adjective<TAB>class TSV (default: the shipped list)")
+    res.add_argument("--max-distance", type=_distances, default={"I": 3, "S": 3, "O": 1})
+    res.add_argument("--out", type=Path, required=True, help="output folder")
+    res.set_defaults(func=_cmd_resource)
+
+    split = commands.add_parser("split", help="make one checked GOoD / One-IT / in-distribution split")
+    split.add_argument("--resource", type=Path, required=True)
+    split.add_argument("--kind", choices=("good", "one_it", "in_distribution"), required=True)
+    split.add_argument("--seed", type=int, required=True)
+    split.add_argument("--settings", type=json.loads, default={}, help="JSON object of split settings (see docs/plane.md)")
+    split.add_argument("--train", type=Path, required=True)
+    split.add_argument("--test", type=Path, required=True)
+    split.set_defaults(func=_cmd_split)
+
+    check = commands.add_parser("check-released", help="read released splits; report label agreement and structure")
+    check.add_argument("files", nargs="+", type=Path)
+    check.add_argument("--train", type=Path, help="a released train file: check it against the single test file given")
+    check.set_defaults(func=_cmd_check_released)
+
+
+def _cmd_hypernyms(args) -> int:
+    from natcomp.plane import hypernyms
+
+    for noun in args.nouns:
+        print(f"{noun}\t{' '.join(hypernyms(noun, args.max_distance))}")
+    return 0
+
+
+def _cmd_resource(args) -> int:
+    from natcomp.plane.adjectives import DEFAULT_ADJECTIVES
+    from natcomp.plane.items import ResourceSettings
+    from natcomp.plane.pipeline import build_resource
+
+    resource, items = build_resource(
+        args.out, args.adjectives or DEFAULT_ADJECTIVES, args.source, args.input, ResourceSettings(max_distance=args.max_distance)
+    )
+    print(f"{len(resource.phrases)} phrases, {resource.phrases['noun'].nunique()} nouns, {len(items)} items -> {args.out}")
+    return 0
+
+
+def _cmd_split(args) -> int:
+    from natcomp.plane import splits
+    from natcomp.plane.pipeline import write_split
+
+    settings_class = {"good": splits.GoodSettings, "one_it": splits.OneItSettings,
+                      "in_distribution": splits.InDistributionSettings}[args.kind]
+    n_train, n_test = write_split(args.resource, args.kind, args.seed, settings_class(**args.settings), args.train, args.test)
+    print(f"{args.kind} split {args.seed}: {n_train} train, {n_test} test items")
+    return 0
+
+
+def _cmd_check_released(args) -> int:
+    from natcomp.plane.released import label_disagreements, read_released
+    from natcomp.plane.splits import check_blocks, check_split
+
+    for path in args.files:
+        items = read_released(path)
+        layout = items.attrs["layout"]
+        wrong = label_disagreements(items)
+        draws = check_blocks(items, layout)
+        print(f"{path}\t{layout}\t{len(items)} rows\t{len(items) - len(wrong)} agree with Table 1\t{draws} draws")
+    if args.train:
+        if len(args.files) != 1:
+            print("--train needs exactly one test file", file=sys.stderr)
+            return 2
+        train, test = read_released(args.train), read_released(args.files[0])
+        one_it = train.attrs["layout"] == "one_it"
+        check_split(train.drop_duplicates("sentence") if one_it else train, test,
+                    roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"), cross_role=one_it)
+        print(f"{args.train} / {args.files[0]}: disjoint and balanced")
+    return 0
+
+
+def main(argv=None) -> int:
+    """Stand-alone entry point (``python -m natcomp.plane.cli``) until the main CLI wires it in."""
+    from natcomp.errors import NatcompError
+
+    parser = argparse.ArgumentParser(prog="natcomp")
+    add_subcommands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except NatcompError as error:
+        print(f"natcomp: error: {error}", file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())

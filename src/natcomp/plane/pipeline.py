@@ -1,0 +1,329 @@
+"""File-level steps of the PLANE workflow: each reads its inputs, calls the library and
+writes its outputs atomically. The workflow scripts and ``natcomp plane ...`` call these.
+
+Resource folder layout (``build_resource``): ``phrases.tsv`` (adj, noun, class),
+``hypernyms.tsv`` (noun, hyp, distance, synset), ``chains.tsv`` (noun, h1, h2, h3),
+``items.tsv`` (the PLANE items, :data:`natcomp.plane.items.ITEM_COLUMNS`).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from natcomp.errors import InputError
+from natcomp.plane import corpus, items as items_mod, released, splits
+from natcomp.plane.adjectives import label, load_adjectives
+from natcomp.plane.items import Resource, ResourceSettings
+from natcomp.tsv import read_tsv, write_tsv
+
+log = logging.getLogger(__name__)
+
+SOURCES = ("trees", "text", "released")
+
+
+def demo_corpus(adjectives_path: str | Path, out_path: str | Path, settings: corpus.CorpusSettings) -> int:
+    """Generate the demo corpus (PTB trees, one sentence per line); return the sentence count."""
+    adjectives = load_adjectives(adjectives_path)
+    nouns = corpus.demo_nouns(settings)
+    if len(nouns) < settings.nouns:
+        log.warning("only %d WordNet nouns passed the demo filters (asked for %d)", len(nouns), settings.nouns)
+    trees = corpus.generate_corpus(adjectives, nouns, settings)
+    return corpus.write_corpus(out_path, trees)
+
+
+def collect_phrases(source: str, paths: Sequence[str | Path], stanza_dir: str | None = None) -> list[tuple[str, str]]:
+    """AN pairs from trees files, raw text files (parsed with stanza) or released splits."""
+    if source not in SOURCES:
+        raise ValueError(f"unknown phrase source {source!r}; expected one of {', '.join(SOURCES)}")
+    pairs: list[tuple[str, str]] = []
+    pipeline = corpus.stanza_pipeline(stanza_dir) if source == "text" else None
+    for path in paths:
+        if source == "trees":
+            found = corpus.read_tree_phrases(path)
+        elif source == "text":
+            found = corpus.parse_text_phrases(path, pipeline)
+        else:
+            found = released.phrases_of(released.read_released(path))
+            require_noun_synsets(path, found)
+        log.info("%s: %d AN phrases", path, len(found))
+        pairs.extend(found)
+    return pairs
+
+
+def require_noun_synsets(path: str | Path, pairs: Sequence[tuple[str, str]]) -> None:
+    """Every noun of a released split must have a noun synset (the files were built from
+    WordNet nouns); otherwise the file is not what it claims, or WordNet is another version.
+    Raises :class:`InputError` naming the file and the first line with such a noun."""
+    from natcomp.plane.wordnet import has_noun_synset
+
+    missing = sorted({noun for _, noun in pairs if not has_noun_synset(noun)})
+    if missing:
+        frame = released.read_released(path)
+        first = int(frame.index[frame["noun"] == missing[0]][0])
+        line = first + (1 if Path(path).suffix == ".pkl" else 2)
+        raise InputError(path, f"noun {missing[0]!r} has no noun synset in WordNet 3.0 "
+                         f"({len(missing)} such noun(s)); expected WordNet nouns", line)
+
+
+def build_resource(
+    out_dir: str | Path,
+    adjectives_path: str | Path,
+    source: str,
+    paths: Sequence[str | Path],
+    settings: ResourceSettings,
+    stanza_dir: str | None = None,
+) -> tuple[Resource, pd.DataFrame]:
+    """Build and write the resource and its items; return both."""
+    adjectives = load_adjectives(adjectives_path)
+    pairs = collect_phrases(source, paths, stanza_dir)
+    resource = items_mod.select_phrases(pairs, adjectives, settings)
+    for reason, count in sorted(resource.dropped.items()):
+        log.info("dropped %d phrase(s): %s", count, reason)
+    if resource.phrases.empty:
+        raise InputError(paths[0] if paths else "(no input)", "no AN phrase is left after filtering; expected phrases "
+                         "with a listed adjective and a WordNet noun seen with every class")
+    items = items_mod.make_items(resource.phrases, resource.hypernyms, settings.max_distance)
+    out = Path(out_dir)
+    write_tsv(out / "phrases.tsv", resource.phrases, items_mod.PHRASE_COLUMNS)
+    write_tsv(out / "hypernyms.tsv", resource.hypernyms, items_mod.HYPERNYM_COLUMNS)
+    write_tsv(out / "chains.tsv", resource.chains, list(resource.chains.columns))
+    write_tsv(out / "items.tsv", items, items_mod.ITEM_COLUMNS)
+    log.info("%d phrases, %d nouns, %d items", len(resource.phrases), resource.phrases["noun"].nunique(), len(items))
+    return resource, items
+
+
+def read_resource(resource_dir: str | Path) -> Resource:
+    folder = Path(resource_dir)
+    hypernyms = read_tsv(folder / "hypernyms.tsv", required=items_mod.HYPERNYM_COLUMNS)
+    hypernyms["distance"] = hypernyms["distance"].astype(int)
+    chains = read_tsv(folder / "chains.tsv", required=["noun"])
+    return Resource(
+        phrases=read_tsv(folder / "phrases.tsv", required=items_mod.PHRASE_COLUMNS),
+        hypernyms=hypernyms,
+        chains=chains,
+        dropped={},
+    )
+
+
+def read_items(path: str | Path) -> pd.DataFrame:
+    """Items or split files written by this module (label and distance as ints)."""
+    frame = read_tsv(path, required=["sentence", "label", "class", "it", "adj", "noun", "hyp", "c1", "c2"])
+    frame["label"] = frame["label"].astype(int)
+    if "distance" in frame:
+        frame["distance"] = frame["distance"].replace("", "0").astype(int)
+    return frame
+
+
+def write_split(
+    resource_dir: str | Path,
+    kind: str,
+    seed: int,
+    settings,
+    train_out: str | Path,
+    test_out: str | Path,
+) -> tuple[int, int]:
+    """Make one split of ``kind`` (good, one_it, in_distribution), check it, write both sides."""
+    if kind == "good":
+        train, test = splits.good_split(read_resource(resource_dir), settings, seed)
+    elif kind == "one_it":
+        train, test = splits.one_it_split(read_resource(resource_dir), settings, seed)
+    elif kind == "in_distribution":
+        train, test = splits.in_distribution_split(read_items(Path(resource_dir) / "items.tsv"), settings, seed)
+    else:
+        raise ValueError(f"unknown split kind {kind!r}; expected one of {', '.join(splits.KINDS)}")
+    # check_split already ran inside; the files are written only for a split that passed it
+    write_tsv(train_out, train, splits.SPLIT_COLUMNS)
+    write_tsv(test_out, test, splits.SPLIT_COLUMNS)
+    log.info("%s split %d: %d train, %d test items", kind, seed, len(train), len(test))
+    return len(train), len(test)
+
+
+def evaluation_set(items_path: str | Path, per_class: int, seed: int, out_triplets: str | Path, out_items: str | Path) -> int:
+    """Sample the triplets of the prompting and NLI evaluations (the paper's Two-Shot test
+    set); write them and their three items each (IT1, IT2, IT3)."""
+    triplets = items_mod.sample_triplets(read_items(items_path), per_class, seed)
+    write_tsv(out_triplets, triplets, ["adj", "noun", "hyp", "class"])
+    rows = []
+    for adj, noun, hyp, cls in triplets.itertuples(index=False, name=None):
+        for it, c2 in (("IT1", noun), ("IT2", hyp), ("IT3", f"{adj} {hyp}")):
+            rows.append({"sentence": items_mod.sentence(adj, noun, c2), "label": label(cls, it), "class": cls,
+                         "it": it, "adj": adj, "noun": noun, "hyp": hyp, "distance": "", "c1": f"{adj} {noun}", "c2": c2})
+    write_tsv(out_items, rows, items_mod.ITEM_COLUMNS)
+    return len(triplets)
+
+
+def released_tests(paths: Mapping[str, str | Path]) -> dict[str, pd.DataFrame]:
+    """Released test files by name, read and checked (labels must follow Table 1)."""
+    tests = {}
+    for name, path in paths.items():
+        frame = released.read_released(path)
+        wrong = released.label_disagreements(frame)
+        if len(wrong):
+            log.warning("%s: %d row(s) whose label differs from Table 1", path, len(wrong))
+        tests[name] = frame
+    return tests
+
+
+# -------------------------------------------------------------------------------------
+# evaluations and report tables
+
+
+def run_prompting(model: str, triplets_path: str | Path, out: str | Path, settings, log_to=None, name=None) -> int:
+    """Two-shot prompting predictions of one masked LM (see :mod:`natcomp.plane.prompting`)."""
+    from natcomp.plane import prompting
+
+    triplets = read_tsv(triplets_path, required=["adj", "noun", "hyp", "class"])
+    predictions = prompting.evaluate_prompting(model, triplets, settings, log=log_to or log, name=name)
+    return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
+
+
+def run_nli(model: str, items_path: str | Path, out: str | Path, settings, log_to=None, name=None) -> int:
+    """NLI-transfer predictions of one NLI model (see :mod:`natcomp.plane.nli`)."""
+    from natcomp.plane import nli
+
+    predictions = nli.evaluate_nli(model, read_items(items_path), settings, log=log_to or log, name=name)
+    return write_tsv(out, predictions, nli.PREDICTION_COLUMNS)
+
+
+def run_finetune(
+    model: str,
+    setting: str,
+    split: int,
+    train_path: str | Path,
+    test_path: str | Path,
+    released_paths: Mapping[str, str | Path],
+    settings,
+    out_predictions: str | Path,
+    out_accuracy: str | Path,
+    log_to=None,
+) -> pd.DataFrame:
+    """Fine-tune on one split; predict its test side (``own``) and the released test files
+    given (``{name: path}``, e.g. ``released_1``)."""
+    from natcomp.plane import finetune
+
+    tests = {"own": read_items(test_path), **released_tests(released_paths)}
+    predictions, result = finetune.fine_tune_and_test(model, read_items(train_path), tests, settings, log=log_to or log)
+    accuracy = pd.DataFrame(finetune.accuracy_rows(predictions, setting, split), columns=finetune.RESULT_COLUMNS)
+    for row in accuracy[accuracy["class"] == "all"].itertuples(index=False):
+        (log_to or log).info("%s split %d on %s: accuracy %.3f (chance %.3f)", setting, split, row.test_set, row.accuracy, row.chance)
+    write_tsv(out_predictions, predictions.assign(setting=setting, split=split))
+    write_tsv(out_accuracy, accuracy, finetune.RESULT_COLUMNS, float_format="%.4f")
+    return accuracy
+
+
+def concat_tsv(paths: Sequence[str | Path]) -> pd.DataFrame:
+    frames = [read_tsv(p) for p in paths]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
+
+
+def prompting_tables(prediction_paths: Sequence[str | Path], out_table4: str | Path, out_cells: str | Path) -> None:
+    """Table 4 analogue and F1 per model x template x verbaliser x class x IT."""
+    from natcomp.plane.scoring import f1_table
+    from natcomp.plane.tables import table4
+
+    predictions = concat_tsv(prediction_paths)
+    for column in ("gold", "predicted"):
+        predictions[column] = predictions[column].astype(int)
+    write_tsv(out_table4, table4(predictions), float_format="%.1f")
+    cells = f1_table(predictions, ["model", "template", "verbaliser", "class", "it"])
+    write_tsv(out_cells, cells, float_format="%.1f")
+
+
+def nli_tables(prediction_paths: Sequence[str | Path], out_table5: str | Path, out_figure_data: str | Path) -> pd.DataFrame:
+    """Table 5 analogue and the F1 per model x class x IT of Figure 1."""
+    from natcomp.plane.tables import figure1_table, table5
+
+    predictions = concat_tsv(prediction_paths)
+    for column in ("gold", "predicted"):
+        predictions[column] = predictions[column].astype(int)
+    write_tsv(out_table5, table5(predictions), float_format="%.1f")
+    figure = figure1_table(predictions)
+    write_tsv(out_figure_data, figure, float_format="%.1f")
+    return figure
+
+
+def finetune_table(accuracy_paths: Sequence[str | Path], out_table6: str | Path, out_all: str | Path) -> pd.DataFrame:
+    """Table 6 analogue (mean and sd over splits) and every split's accuracy per class."""
+    from natcomp.plane.tables import table6
+
+    results = concat_tsv(accuracy_paths)
+    for column in ("accuracy", "chance"):
+        results[column] = results[column].astype(float)
+    results["split"] = results["split"].astype(int)
+    write_tsv(out_all, results, float_format="%.4f")
+    table = table6(results)
+    write_tsv(out_table6, table, float_format="%.4f")
+    return table
+
+
+def items_table(items_path: str | Path, out: str | Path) -> None:
+    """Items per class and IT (positives and totals)."""
+    write_tsv(out, items_mod.item_counts(read_items(items_path)))
+
+
+def figure1(figure_data_path: str | Path, out_png: str | Path) -> None:
+    """Figure 1 analogue: F1 per inference type (x), class (hue), one panel per NLI model."""
+    from natcomp.plane.report import plot_f1_by_class_and_it
+
+    data = read_tsv(figure_data_path, required=["model", "class", "it", "f1"])
+    data["f1"] = data["f1"].astype(float)
+    plot_f1_by_class_and_it(data, out_png)
+
+
+def demo_models(items_path: str | Path, verbalisers: Mapping[str, Sequence[str]], tiny: Mapping, out_masked_lm, out_nli) -> None:
+    """The demo's tiny, untrained masked LM and NLI model (``natcomp.hf.build_tiny_model``).
+
+    Their vocabulary holds every word of the evaluation items, of the prompt templates and
+    the verbalisers, so no word is [UNK] and every verbaliser is one token. Untrained, their
+    answers do not depend on the item: their scores are at chance by construction.
+    """
+    from natcomp import hf
+    from natcomp.plane.prompting import TEMPLATES
+
+    items = read_items(items_path)
+    words = [*items["sentence"], *(t for pair in TEMPLATES.values() for t in pair)]
+    words += [w for pair in verbalisers.values() for w in pair]
+    vocabulary = [w for w in hf.words_for_vocabulary(words) if w not in ("{", "}")]
+    vocabulary = [w for w in vocabulary if w not in ("c1", "c2", "v", "mask")] + ["example", "type"]
+    size = {k: tiny[k] for k in ("hidden_size", "layers", "heads")}
+    hf.build_tiny_model(out_masked_lm, vocabulary, kind="masked_lm", seed=tiny["seed"], **size)
+    hf.build_tiny_model(
+        out_nli, vocabulary, kind="sequence_classification", seed=tiny["seed"],
+        id2label={0: "entailment", 1: "neutral", 2: "contradiction"}, **size,
+    )
+
+
+def check_released(paths: Sequence[str | Path], seeds: Sequence[int], out: str | Path) -> pd.DataFrame:
+    """Check every released train/test pair (files ``{ood,one_it}_{train,test}_{seed}.pkl``):
+    labels against Table 1, the draw structure, and disjointness and balance with
+    :func:`natcomp.plane.splits.check_split` (One-IT train files hold duplicate rows, which
+    are dropped before the check). A leaking pair fails the job; the table is written
+    only when every pair passed."""
+    by_name = {Path(p).name: Path(p) for p in paths}
+    rows = []
+    for seed in seeds:
+        for layout in ("ood", "one_it"):
+            sides = {side: read_released(by_name[f"{layout}_{side}_{seed}.pkl"], layout) for side in ("train", "test")}
+            for side, frame in sides.items():
+                wrong = released.label_disagreements(frame)
+                rows.append({"split": seed, "layout": layout, "side": side, "rows": len(frame),
+                             "label_agreement": (len(frame) - len(wrong)) / len(frame),
+                             "duplicates": int(frame["sentence"].duplicated().sum()),
+                             "draws": splits.check_blocks(frame.drop_duplicates("sentence"), layout) if side == "test" else ""})
+            one_it = layout == "one_it"
+            splits.check_split(
+                sides["train"].drop_duplicates("sentence"), sides["test"],
+                roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"), cross_role=one_it,
+            )
+            log.info("released %s split %d: disjoint and balanced", layout, seed)
+    table = pd.DataFrame(rows)
+    write_tsv(out, table, float_format="%.4f")
+    return table
+
+
+def read_released(path, layout=None):
+    return released.read_released(path, layout)

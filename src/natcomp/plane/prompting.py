@@ -1,0 +1,155 @@
+"""Two-shot prompting of masked language models (paper Section 4, Tables 2 and 3).
+
+For a triplet <A, N, h(N)> of class c, each inference type in turn is the hypothesis and
+the other two are labelled premises, in both orders (the recency check): with the
+internal template
+
+    A {c1} is a {v1} example of a {c2}. A {c1} is a {v2} example of a {c2}. A {c1} is a [MASK] example of a {c2}.
+
+where c1 = "A N" and v = the verbaliser of the premise's gold label. The prediction is the
+model's top token over its whole vocabulary at the mask (the paper's "first prediction",
+``answer: vocabulary``): the positive verbaliser gives 1, the negative 0, anything else -1
+(wrong); hence F1 (:mod:`natcomp.plane.scoring`). ``answer: verbalisers`` instead picks the
+more probable of the two verbalisers (never -1); an untrained model is then at chance
+rather than near 0, which the demo uses. Each verbaliser must be one token of the model's
+vocabulary, or a ConfigError names it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+import torch
+
+from natcomp import hf
+from natcomp.plane.adjectives import INFERENCE_TYPES, label
+from natcomp.plane.items import sample_triplets  # noqa: F401  (re-exported: the evaluation set)
+from natcomp.plane.scoring import NOT_A_LABEL
+from natcomp.plane.tables import table4  # noqa: F401  (re-exported)
+
+TEMPLATES = {
+    "internal": ("A {c1} is a {v} example of a {c2}.", "A {c1} is a {mask} example of a {c2}."),
+    "external": ("A {c1} is a type of {c2}:{v}.", "A {c1} is a type of {c2}:{mask}."),
+}
+ANSWERS = ("vocabulary", "verbalisers")
+VERBALISERS = {"GP": ("good", "poor"), "TF": ("true", "false"), "PN": ("positive", "negative")}
+PREDICTION_COLUMNS = [
+    "model", "template", "verbaliser", "premises", "class", "it", "adj", "noun", "hyp", "gold", "predicted",
+]
+
+
+@dataclasses.dataclass(frozen=True)
+class PromptSettings:
+    templates: Sequence[str] = ("internal", "external")
+    verbalisers: Mapping[str, Sequence[str]] = dataclasses.field(default_factory=lambda: dict(VERBALISERS))
+    answer: str = "vocabulary"  # or "verbalisers"
+    batch_size: int = 64
+    max_length: int = 96
+    device: str = "auto"
+
+    def __post_init__(self):
+        if self.answer not in ANSWERS:
+            raise ValueError(f"answer must be one of {', '.join(ANSWERS)}, got {self.answer!r}")
+        unknown = [t for t in self.templates if t not in TEMPLATES]
+        if unknown:
+            raise ValueError(f"unknown template(s) {unknown}; expected {', '.join(TEMPLATES)}")
+
+
+def _c2(it: str, adj: str, noun: str, hyp: str) -> str:
+    return {"IT1": noun, "IT2": hyp, "IT3": f"{adj} {hyp}"}[it]
+
+
+def build_prompts(triplets: pd.DataFrame, template: str, verbaliser: tuple[str, str], mask_token: str) -> pd.DataFrame:
+    """One prompt per triplet, hypothesis IT and premise order."""
+    premise_form, hypothesis_form = TEMPLATES[template]
+    rows = []
+    for adj, noun, hyp, cls in triplets[["adj", "noun", "hyp", "class"]].itertuples(index=False, name=None):
+        c1 = f"{adj} {noun}"
+        for it in INFERENCE_TYPES:
+            others = [o for o in INFERENCE_TYPES if o != it]
+            for order in (others, others[::-1]):
+                premises = [
+                    premise_form.format(c1=c1, c2=_c2(o, adj, noun, hyp), v=verbaliser[1 - label(cls, o)]) for o in order
+                ]
+                hypothesis = hypothesis_form.format(c1=c1, c2=_c2(it, adj, noun, hyp), mask=mask_token)
+                rows.append(
+                    {
+                        "prompt": " ".join([*premises, hypothesis]),
+                        "premises": ",".join(order),
+                        "class": cls,
+                        "it": it,
+                        "adj": adj,
+                        "noun": noun,
+                        "hyp": hyp,
+                        "gold": label(cls, it),
+                    }
+                )
+    return pd.DataFrame(rows)
+
+
+def mask_top_tokens(model, tokenizer, texts: Sequence[str], *, batch_size: int, max_length: int, device=None) -> np.ndarray:
+    """The id of the top-scoring vocabulary token at the (single) mask of each text, input order."""
+    run_device = hf.device(device or "auto") if not isinstance(device, torch.device) else device
+    model.to(run_device).eval()
+    top = np.empty(len(texts), dtype=np.int64)
+    with torch.inference_mode():
+        for indices in hf.length_sorted_batches(texts, batch_size):
+            batch = hf.tokenize(tokenizer, [texts[i] for i in indices], max_length)
+            is_mask = batch["input_ids"] == tokenizer.mask_token_id
+            if bool((is_mask.sum(dim=1) != 1).any()):
+                raise ValueError(f"a prompt has no single {tokenizer.mask_token} within {max_length} tokens")
+            logits = model(**{k: v.to(run_device) for k, v in batch.items()}).logits
+            top[indices] = logits[is_mask.to(run_device)].argmax(dim=-1).cpu().numpy()
+    return top
+
+
+def verbaliser_ids(tokenizer, verbalisers: Mapping[str, Sequence[str]], key: str = "plane.prompting.verbalisers"):
+    """``{name: (positive id, negative id)}``; ConfigError for a word that is not one token."""
+    return {
+        name: tuple(hf.single_token_id(tokenizer, word, f"{key}.{name}") for word in words)
+        for name, words in verbalisers.items()
+    }
+
+
+def evaluate_prompting(
+    model_name: str, triplets: pd.DataFrame, settings: PromptSettings, log=None, name: str | None = None
+) -> pd.DataFrame:
+    """Predictions of one masked LM for every template, verbaliser, triplet, IT and premise order.
+
+    ``model_name`` is a Hugging Face id or local path; ``name`` (default: ``model_name``) is
+    what the ``model`` column says."""
+    key = "plane.prompting.models"
+    hf.check_model_available(model_name, key)
+    tokenizer = hf.load_tokenizer(model_name, key)
+    ids = verbaliser_ids(tokenizer, settings.verbalisers)  # fail on a bad verbaliser before any work
+    model = hf.load_masked_lm(model_name, key)
+    frames = []
+    for template in settings.templates:
+        for verbaliser_name, words in settings.verbalisers.items():
+            prompts = build_prompts(triplets, template, tuple(words), tokenizer.mask_token)
+            texts = list(prompts["prompt"])
+            positive, negative = ids[verbaliser_name]
+            if settings.answer == "vocabulary":
+                top = mask_top_tokens(
+                    model, tokenizer, texts, batch_size=settings.batch_size,
+                    max_length=settings.max_length, device=settings.device,
+                )
+                predicted = np.where(top == positive, 1, np.where(top == negative, 0, NOT_A_LABEL))
+            else:
+                scores = hf.masked_token_probabilities(
+                    model, tokenizer, texts, [positive, negative], batch_size=settings.batch_size,
+                    max_length=settings.max_length, device=hf.device(settings.device),
+                )
+                predicted = (scores[:, 0] > scores[:, 1]).astype(int)
+            frames.append(
+                prompts.drop(columns="prompt").assign(
+                    model=name or model_name, template=template, verbaliser=verbaliser_name, predicted=predicted
+                )
+            )
+            if log:
+                log.info("%s %s %s: %d prompts, %.1f%% verbaliser answers", model_name, template, verbaliser_name, len(prompts),
+                         100 * float((predicted != NOT_A_LABEL).mean()))
+    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]

@@ -1,0 +1,35 @@
+"""Figures of the PLANE report."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pandas as pd
+
+from natcomp.files import atomic_path
+from natcomp.plane.adjectives import CLASSES, INFERENCE_TYPES
+
+
+def plot_f1_by_class_and_it(data: pd.DataFrame, out_png: str | Path) -> None:
+    """One panel per model: F1 (y) per inference type (x), one line per adjective class."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    models = list(dict.fromkeys(data["model"]))
+    figure, axes = plt.subplots(1, max(1, len(models)), figsize=(3.6 * max(1, len(models)), 3.2), sharey=True, squeeze=False)
+    for axis, model in zip(axes[0], models):
+        part = data[data["model"] == model]
+        for cls in CLASSES:
+            line = part[part["class"] == cls].set_index("it").reindex(INFERENCE_TYPES)
+            axis.plot(INFERENCE_TYPES, line["f1"], marker="o", label=cls)
+        axis.set_title(Path(model).name or model, fontsize=9)
+        axis.set_xlabel("inference type")
+        axis.set_ylim(-2, 102)
+    axes[0][0].set_ylabel("F1 (%)")
+    axes[0][-1].legend(title="class", fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0))
+    figure.tight_layout()
+    with atomic_path(out_png) as tmp:
+        figure.savefig(tmp, format="png", dpi=120)
+    plt.close(figure)

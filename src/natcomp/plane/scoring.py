@@ -1,0 +1,42 @@
+"""F1 as PLANE reports it, and small aggregation helpers shared by the evaluations.
+
+The paper reports "F1" per adjective class and inference type without saying which
+average. Within one class x IT cell every item has the same gold label (Table 1), so a
+positive-class F1 would be 0 for every negative cell. natcomp uses the support-weighted F1
+over the two labels (``sklearn.metrics.f1_score(average="weighted", labels=[0, 1])``): in a
+one-label cell it is the F1 of that label; a prediction that is neither label (a masked
+LM's top token that is no verbaliser, coded -1) counts as wrong. Scores are in percent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from sklearn.metrics import f1_score
+
+NOT_A_LABEL = -1
+
+
+def f1(gold: Sequence[int], predicted: Sequence[int]) -> float:
+    """Support-weighted F1 (percent) over the labels 0 and 1; -1 predictions count as wrong."""
+    gold, predicted = np.asarray(gold, dtype=int), np.asarray(predicted, dtype=int)
+    if gold.size == 0:
+        return float("nan")
+    return 100.0 * float(f1_score(gold, predicted, labels=[0, 1], average="weighted", zero_division=0.0))
+
+
+def f1_table(predictions: pd.DataFrame, by: Sequence[str]) -> pd.DataFrame:
+    """F1 and item count per group of ``by`` (columns ``gold`` and ``predicted`` are used)."""
+    rows = []
+    for key, group in predictions.groupby(list(by), sort=True):
+        key = key if isinstance(key, tuple) else (key,)
+        rows.append({**dict(zip(by, key)), "f1": f1(group["gold"], group["predicted"]), "items": len(group)})
+    return pd.DataFrame(rows, columns=[*by, "f1", "items"])
+
+
+def mean_sd(values: pd.Series) -> tuple[float, float]:
+    """Mean and sample standard deviation (NaN, written as an empty cell, for a single value)."""
+    values = values.astype(float)
+    return float(values.mean()), float(values.std(ddof=1)) if len(values) > 1 else float("nan")

@@ -1,0 +1,234 @@
+"""One row of the paper's Table 1: an encoder, a head and a mode, scored by accuracy and PSS.
+
+Data (section 3.1): heads are trained on the Yelp training sentences; test accuracy is taken
+on the dev and test sentences together (as the paper does); PSS on the cleaned pairs of
+``reference.0`` (negative originals) and ``reference.1`` (positive originals).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from natcomp.errors import InputError
+from natcomp.files import read_lines
+from natcomp.pss.classifiers import HeadSettings, predict_head, train_head
+from natcomp.pss.pairs import Pair
+from natcomp.pss.scoring import polarity_sensitivity, relative_pss
+
+__all__ = [
+    "SET_COLUMNS",
+    "TABLE_COLUMNS",
+    "LabelledSentences",
+    "PairSentences",
+    "evaluate_fine_tuned",
+    "evaluate_frozen",
+    "read_labelled",
+    "read_labelled_set",
+    "read_pair_set",
+    "score_predictions",
+    "set_sentences",
+    "write_sets",
+]
+
+#: Columns of the PSS table (Table 1).
+TABLE_COLUMNS = ("encoder", "head", "mode", "accuracy", "pss", "relative_pss", "pairs", "test_sentences")
+
+
+@dataclass
+class LabelledSentences:
+    texts: list[str]
+    labels: np.ndarray
+
+
+def read_labelled(paths_by_label: Sequence[tuple[str | Path, int]]) -> LabelledSentences:
+    """Sentences of files with one sentence per line, each file's sentences with its label."""
+    texts: list[str] = []
+    labels: list[int] = []
+    for path, label in paths_by_label:
+        lines = read_lines(path)
+        if not lines:
+            raise InputError(path, "no sentences; expected one sentence per line")
+        texts.extend(line.strip() for line in lines)
+        labels.extend([label] * len(lines))
+    return LabelledSentences(texts, np.asarray(labels, dtype=int))
+
+
+@dataclass
+class PairSentences:
+    """Cleaned pairs flattened for embedding: originals then rewrites, and the originals' labels."""
+
+    originals: list[str]
+    rewrites: list[str]
+    original_labels: np.ndarray
+
+    @classmethod
+    def of(cls, groups: Sequence[tuple[Sequence[Pair], int]]) -> PairSentences:
+        originals, rewrites, labels = [], [], []
+        for pairs, label in groups:
+            originals.extend(pair.original for pair in pairs)
+            rewrites.extend(pair.rewrite for pair in pairs)
+            labels.extend([label] * len(pairs))
+        return cls(originals, rewrites, np.asarray(labels, dtype=int))
+
+    @property
+    def sentences(self) -> list[str]:
+        return self.originals + self.rewrites
+
+
+def score_predictions(
+    test_labels: np.ndarray,
+    test_predictions: np.ndarray,
+    pairs: PairSentences,
+    original_predictions: np.ndarray,
+    rewrite_predictions: np.ndarray,
+) -> dict[str, float | int]:
+    """Accuracy, PSS and relative PSS (percent) of one classifier's predictions."""
+    accuracy = 100.0 * float(np.mean(np.asarray(test_predictions) == np.asarray(test_labels)))
+    score = polarity_sensitivity(pairs.original_labels, original_predictions, rewrite_predictions)
+    return {
+        "accuracy": accuracy,
+        "pss": score.pss,
+        "relative_pss": relative_pss(score.pss, accuracy),
+        "pairs": score.pairs,
+        "test_sentences": len(test_labels),
+    }
+
+
+def evaluate_frozen(
+    head: str,
+    train_embeddings: np.ndarray,
+    train_labels: np.ndarray,
+    test_embeddings: np.ndarray,
+    test_labels: np.ndarray,
+    pairs: PairSentences,
+    pair_embeddings: np.ndarray,
+    settings: HeadSettings,
+    *,
+    log: logging.Logger | None = None,
+) -> dict[str, float | int]:
+    """FB mode: train ``head`` on frozen embeddings; score it on the test set and the pairs.
+
+    ``pair_embeddings`` are those of ``pairs.sentences`` (originals, then rewrites).
+    """
+    n = len(pairs.originals)
+    if len(pair_embeddings) != 2 * n:
+        raise ValueError(f"{len(pair_embeddings)} pair embeddings for {n} pairs; expected originals then rewrites")
+    classifier = train_head(train_embeddings, train_labels, head, settings, log=log)
+    predictions = predict_head(classifier, pair_embeddings)
+    return score_predictions(
+        test_labels, predict_head(classifier, test_embeddings), pairs, predictions[:n], predictions[n:]
+    )
+
+
+def evaluate_fine_tuned(
+    model: str,
+    head: str,
+    train: LabelledSentences,
+    test: LabelledSentences,
+    pairs: PairSentences,
+    settings,
+    *,
+    pooling: str,
+    normalize: bool = False,
+    log: logging.Logger | None = None,
+) -> dict[str, float | int]:
+    """FT mode: fine-tune ``model`` with a fresh ``head`` (``settings``: :class:`natcomp.hf.FineTuneSettings`); score it."""
+    from natcomp.pss.classifiers import fine_tune_encoder, predict_texts
+
+    classifier, tokenizer = fine_tune_encoder(
+        model, head, train.texts, train.labels.tolist(), settings, pooling=pooling, normalize=normalize, log=log
+    )
+    batch = {"batch_size": settings.batch_size, "max_length": settings.max_length}
+    n = len(pairs.originals)
+    predictions = predict_texts(classifier, tokenizer, pairs.sentences, **batch)
+    test_predictions = predict_texts(classifier, tokenizer, test.texts, **batch)
+    return score_predictions(test.labels, test_predictions, pairs, predictions[:n], predictions[n:])
+
+
+# --------------------------------------------------------------------------------------
+# the sentence sets the workflow embeds once per encoder and pooling
+
+SET_COLUMNS = {
+    "train": ("sentence", "label"),
+    "test": ("sentence", "label"),
+    "pairs": ("original", "rewrite", "original_label"),
+}
+
+
+def _subsample(sentences: LabelledSentences, per_label: int | None, seed: int) -> LabelledSentences:
+    if per_label is None:
+        return sentences
+    rng = np.random.default_rng(seed)
+    keep: list[int] = []
+    for label in sorted(set(sentences.labels.tolist())):
+        indices = np.flatnonzero(sentences.labels == label)
+        keep.extend(sorted(rng.choice(indices, size=min(per_label, len(indices)), replace=False).tolist()))
+    return LabelledSentences([sentences.texts[i] for i in keep], sentences.labels[keep])
+
+
+def write_sets(
+    train: Sequence[tuple[str | Path, int]],
+    test: Sequence[tuple[str | Path, int]],
+    pairs: Sequence[tuple[Sequence[Pair], int]],
+    out: dict[str, str | Path],
+    *,
+    train_per_label: int | None = None,
+    seed: int = 0,
+) -> dict[str, int]:
+    """Write the ``train``, ``test`` and ``pairs`` set TSVs (paths in ``out``); returns their sizes.
+
+    ``train``/``test``: (file, label) of one-sentence-per-line files (the Yelp
+    ``sentiment.*`` files); ``train_per_label`` draws that many training sentences per label
+    (seeded; None: all). ``pairs``: cleaned pairs with their originals' label.
+    """
+    from natcomp.tsv import write_tsv
+
+    train_set = _subsample(read_labelled(train), train_per_label, seed)
+    test_set = read_labelled(test)
+    pair_set = PairSentences.of(pairs)
+    sizes = {}
+    for name, labelled in (("train", train_set), ("test", test_set)):
+        rows = ({"sentence": text, "label": int(label)} for text, label in zip(labelled.texts, labelled.labels))
+        sizes[name] = write_tsv(out[name], rows, SET_COLUMNS[name])
+    rows = (
+        {"original": o, "rewrite": r, "original_label": int(label)}
+        for o, r, label in zip(pair_set.originals, pair_set.rewrites, pair_set.original_labels)
+    )
+    sizes["pairs"] = write_tsv(out["pairs"], rows, SET_COLUMNS["pairs"])
+    return sizes
+
+
+def _labels(path: str | Path, values: Sequence[str], column: str) -> np.ndarray:
+    for number, value in enumerate(values, start=2):
+        if value not in ("0", "1"):
+            raise InputError(path, f"{column} {value!r} is not 0 or 1", number)
+    return np.asarray([int(value) for value in values], dtype=int)
+
+
+def read_labelled_set(path: str | Path) -> LabelledSentences:
+    """A ``train``/``test`` set TSV (``sentence``, ``label``)."""
+    from natcomp.tsv import read_tsv
+
+    frame = read_tsv(path, SET_COLUMNS["train"])
+    return LabelledSentences(frame["sentence"].tolist(), _labels(path, frame["label"].tolist(), "label"))
+
+
+def read_pair_set(path: str | Path) -> PairSentences:
+    """A ``pairs`` set TSV (``original``, ``rewrite``, ``original_label``)."""
+    from natcomp.tsv import read_tsv
+
+    frame = read_tsv(path, SET_COLUMNS["pairs"])
+    labels = _labels(path, frame["original_label"].tolist(), "original_label")
+    return PairSentences(frame["original"].tolist(), frame["rewrite"].tolist(), labels)
+
+
+def set_sentences(path: str | Path, name: str) -> list[str]:
+    """The sentences of a set TSV in embedding order (pairs: originals, then rewrites)."""
+    if name == "pairs":
+        return read_pair_set(path).sentences
+    return read_labelled_set(path).texts

@@ -1,0 +1,111 @@
+"""``natcomp tre scores`` and ``natcomp tre fit``.
+
+``natcomp tre scores --trees FILE [--split SPLIT] --out TSV``
+    Tree Impurity and Weighted Node Switching of every SST tree (``split, index, sentence,
+    ti, wns``). FILE is an SST PTB file (``dev.txt``) or ``trainDevTestTrees_PTB.zip``
+    with ``--split``.
+``natcomp tre fit --trees FILE [--split SPLIT] --embeddings NPY --out TSV [--composition add|linear] [--steps N] ...``
+    TRE of each sentence's embedding (row i of the ``.npy`` array for tree i), next to TI and
+    WNS, and the Spearman correlations of TRE with WNS and TI on stdout.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from natcomp.errors import InputError, NatcompError
+
+__all__ = ["add_subcommands", "main"]
+
+
+def _trees(args):
+    from natcomp.tre.experiment import load_trees
+
+    return load_trees(args.trees, [args.split] if args.split else [None])
+
+
+def _cmd_scores(args: argparse.Namespace) -> int:
+    from natcomp.tre.experiment import score_trees
+    from natcomp.tsv import write_tsv
+
+    table = score_trees(_trees(args))
+    table["split"] = table["split"].fillna(args.trees.name)
+    write_tsv(args.out, table, float_format="%.4f")
+    print(f"natcomp tre scores: {len(table)} trees -> {args.out}", file=sys.stderr)
+    return 0
+
+
+def _cmd_fit(args: argparse.Namespace) -> int:
+    import numpy as np
+
+    from natcomp.tre.correlation import correlate
+    from natcomp.tre.experiment import fit_scores
+    from natcomp.tre.reconstruction import TreSettings
+    from natcomp.tsv import write_tsv
+
+    try:
+        embeddings = np.load(args.embeddings, allow_pickle=False)
+    except (OSError, ValueError) as error:
+        raise InputError(
+            args.embeddings, f"cannot read a NumPy array ({error}); expected a .npy file [sentences, dim]"
+        ) from None
+    trees = _trees(args)
+    if embeddings.ndim != 2 or len(embeddings) != len(trees):
+        raise InputError(
+            args.embeddings, f"array of shape {list(embeddings.shape)}; expected [{len(trees)} trees, dim]"
+        )
+    settings = TreSettings(
+        composition=args.composition,
+        steps=args.steps,
+        learning_rate=args.learning_rate,
+        seed=args.seed,
+        device=args.device,
+    )
+    table = fit_scores(trees, embeddings, settings)
+    table["split"] = table["split"].fillna(args.trees.name)
+    write_tsv(args.out, table, float_format="%.6g")
+    for row in correlate(args.embeddings.stem, table["tre"], {"wns": table["wns"], "ti": table["ti"]}):
+        print(
+            f"Spearman(TRE, {row['score'].upper()}) = {row['spearman_rho']:.4f} (p = {row['p_value']:.3g}, n = {row['sentences']})"
+        )
+    return 0
+
+
+def add_subcommands(subparsers) -> None:
+    """Register ``natcomp tre scores|fit`` on the top-level sub-command parsers."""
+    group = subparsers.add_parser("tre", help="Tree Reconstruction Error on SST trees (Bhathena et al. 2020)")
+    commands = group.add_subparsers(dest="tre_command", metavar="COMMAND", required=True)
+
+    def trees_arguments(parser):
+        parser.add_argument("--trees", required=True, type=Path, help="SST PTB file, or trainDevTestTrees_PTB.zip")
+        parser.add_argument("--split", choices=("train", "dev", "test"), help="the split to read from the zip")
+        parser.add_argument("--out", required=True, type=Path, help="output TSV")
+
+    scores = commands.add_parser("scores", help="Tree Impurity and Weighted Node Switching of SST trees")
+    trees_arguments(scores)
+    scores.set_defaults(func=_cmd_scores)
+
+    fit = commands.add_parser("fit", help="TRE of sentence embeddings over their SST trees")
+    trees_arguments(fit)
+    fit.add_argument("--embeddings", required=True, type=Path, help=".npy array [sentences, dim], one row per tree")
+    fit.add_argument("--composition", choices=("add", "linear"), default="add", help="default %(default)s")
+    fit.add_argument("--steps", type=int, default=400, help="RMSprop steps (default %(default)s)")
+    fit.add_argument("--learning-rate", type=float, default=0.01, help="default %(default)s")
+    fit.add_argument("--seed", type=int, default=0)
+    fit.add_argument("--device", default="auto", help="auto (GPU when there is one), cpu or cuda")
+    fit.set_defaults(func=_cmd_fit)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``natcomp tre ...`` on its own (the same handling of errors as ``natcomp``)."""
+    parser = argparse.ArgumentParser(prog="natcomp")
+    add_subcommands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(argv)
+    try:
+        return args.func(args)
+    except NatcompError as error:
+        print(f"natcomp: error: {error}", file=sys.stderr)
+        return 2

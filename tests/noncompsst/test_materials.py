@@ -1,0 +1,132 @@
+"""Phrase candidates (appendix A) and control subphrases."""
+
+from __future__ import annotations
+
+import logging
+
+import pytest
+
+from natcomp.errors import ConfigError, InputError
+from natcomp.noncompsst.candidates import CandidateSettings, StanzaAnalyser, is_punctuation, select_candidates
+from natcomp.noncompsst.controls import phrases_from_sheet, select_controls, sentiment_group, write_sheet
+from natcomp.noncompsst.pipeline import raw_lookup, read_trees, value_lookup
+from natcomp.noncompsst.stimuli import read_stimuli
+from natcomp.sst import parse_sst_tree, read_ptb_trees
+from natcomp.sst.demo import planted_phrases
+from natcomp.tsv import read_tsv
+
+OFF = CandidateSettings(parser=False, ner=False, max_raw_sd=None)
+
+
+def test_punctuation_does_not_count_as_a_token():
+    assert is_punctuation(",") and is_punctuation("--") and is_punctuation("-LRB-") and is_punctuation("...")
+    assert not is_punctuation("'s") and not is_punctuation("n't") and not is_punctuation("8\u00a01/2")
+
+
+def test_lengths_exclude_punctuation():
+    tree = parse_sst_tree("(3 (2 (2 (2 the) (2 ,)) (2 (2 old) (2 film))) (3 (2 is) (3 (2 very) (3 good))))")
+    table, counts = select_candidates({"train": [tree]}, OFF)
+    assert list(table["phrase"]) == ["the , old film is very good"]
+    assert table["source"][0] == "train:1:0" and table["sentiment"][0] == pytest.approx(0.7)
+    short = parse_sst_tree("(3 (2 (2 (2 the) (2 ,)) (2 film)) (3 (2 is) (3 (2 very) (3 good))))")
+    assert select_candidates({"train": [short]}, OFF)[0].empty
+
+
+def test_each_filter_reports_its_count(demo_release, caplog):
+    trees = read_trees(demo_release["ptb"])
+    types = dict(zip(*(read_tsv(demo_release["categories"])[c] for c in ("phrase", "type"))))
+    names = demo_release["entities"].read_text().split("\n")[:-1]
+    spread = CandidateSettings(max_raw_sd=0.5)
+    with caplog.at_level(logging.INFO):
+        table, counts = select_candidates(
+            trees,
+            spread,
+            values=value_lookup(demo_release["sst"]),
+            raw_scores=raw_lookup(demo_release["sst"], demo_release["raw"]),
+            phrase_types=types,
+            entities=names,
+        )
+    assert counts["named entity (lexicon)"] > 0
+    assert counts["raw-score standard deviation > 0.5 (or no raw scores)"] > 0
+    assert (
+        counts["candidates"]
+        == len(table)
+        == counts["two subphrases of the right length"]
+        - sum(v for k, v in counts.items() if k.startswith(("named", "constituent", "raw")))
+    )
+    assert "filter named entity (lexicon) removed" in caplog.text
+    assert not any(name in phrase.lower() for phrase in table["phrase"] for name in names)
+    assert set(table["left_type"]) <= {"NP", "VP", "PP", "SBAR", "S", "ADJP", "NOM", "CONJP"}
+    assert table["sentiment"].between(0, 1).all()
+
+
+def test_planted_phrases_are_demo_candidates(demo_release):
+    table, _ = select_candidates(read_trees(demo_release["ptb"]), OFF)
+    assert {p.text for p in planted_phrases()} <= set(table["phrase"])
+
+
+def test_stanza_filters_fail_clearly_without_models(tmp_path):
+    with pytest.raises(ConfigError, match="stanza's English models are not in .*--no-parser / --no-ner"):
+        StanzaAnalyser(tmp_path, parser=True, ner=True)
+
+
+def test_recall_of_the_released_phrases_on_the_real_trees(shared_data):
+    """258 of the 259 released phrases are SST nodes with exactly their two subphrases."""
+    trees = {split: read_ptb_trees(shared_data / "sst" / f"{split}.txt") for split in ("train", "dev", "test")}
+    table, _ = select_candidates(trees, OFF)
+    found = set(zip(table["left"].str.lower(), table["right"].str.lower()))
+    released = read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv")
+    recalled = [p for p in released if (p.left.lower(), p.right.lower()) in found]
+    assert len(recalled) == 258
+    assert {(p.left, p.right) for p in released} - {(p.left, p.right) for p in recalled} == {
+        ("just a simple fable", "done in an artless style")
+    }
+
+
+def test_controls_same_group_never_the_original_no_reuse(demo_release):
+    values = value_lookup(demo_release["sst"])
+    types = dict(zip(*(read_tsv(demo_release["categories"])[c] for c in ("phrase", "type"))))
+    table, _ = select_candidates(
+        read_trees(demo_release["ptb"]),
+        CandidateSettings(ner=False, max_raw_sd=None),
+        values=values,
+        phrase_types=types,
+    )
+    phrases, sheet = select_controls(table, values, seed=2)
+    assert phrases
+    info = {}
+    for row in table.itertuples():
+        for tokens, kind in ((row.left, row.left_type), (row.right, row.right_type)):
+            from natcomp.noncompsst.stimuli import clean_form
+
+            info[clean_form(tokens.split())] = (kind, sentiment_group(values(tokens.split())))
+    for p in phrases:
+        assert len(p.left_controls) == len(p.right_controls) == 4
+        assert len(set(p.left_controls + p.right_controls)) == 8
+        assert p.left_clean not in p.left_controls and p.right_clean not in p.right_controls
+        assert all(info[c] == info[p.left_clean] for c in p.left_controls)
+        assert all(info[c] == info[p.right_clean] for c in p.right_controls)
+    assert (sheet.groupby(["phrase", "side"]).size() <= 32).all()
+    again, _ = select_controls(table, values, seed=2)
+    assert again == phrases
+
+
+def test_an_edited_sheet_overrides_and_is_checked(demo_release, tmp_path):
+    values = value_lookup(demo_release["sst"])
+    table, _ = select_candidates(read_trees(demo_release["ptb"]), OFF)
+    table = table.assign(left_type="NP", right_type="VP")
+    phrases, sheet = select_controls(table, values, seed=1)
+    first = phrases[0].natural
+    edited = sheet[sheet["phrase"] == first].copy()
+    left = edited[edited["side"] == "left"].index
+    edited.loc[left, "chosen"] = 0
+    edited.loc[left[:4], "chosen"] = 1
+    edited.loc[left[0], "candidate"] = "a hand-made control"
+    path = tmp_path / "sheet.tsv"
+    write_sheet(path, edited)
+    [from_sheet] = phrases_from_sheet(path)
+    assert from_sheet.left_controls[0] == "a hand-made control" and len(from_sheet.left_controls) == 4
+    edited.loc[left[:2], "chosen"] = 0
+    write_sheet(path, edited)
+    with pytest.raises(InputError, match="2 left and 4 right controls chosen; expected 4"):
+        phrases_from_sheet(path)

@@ -1,0 +1,187 @@
+"""SST-7 files, fine-tuning a tiny model, evaluation of predictions, tables and figure."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from natcomp import hf
+from natcomp.errors import ConfigError, InputError
+from natcomp.noncompsst.evaluation import evaluate, read_predictions, round_half_up
+from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
+from natcomp.noncompsst.ratings import compute_ratings
+from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
+from natcomp.noncompsst.sst7 import build_sst7, read_sst7, stimulus_subphrases, write_sst7
+from natcomp.noncompsst.stimuli import Phrase
+from natcomp.sst import parse_sst_tree
+
+
+def test_sst7_unrolls_train_and_removes_stimulus_sentences(tmp_path):
+    trees = {
+        "train": [parse_sst_tree("(3 (2 (2 The) (2 plot)) (4 (2 is) (4 great)))"), parse_sst_tree("(1 (2 a) (1 dud))")],
+        "dev": [parse_sst_tree("(3 (2 (2 the) (2 plot)) (2 works))"), parse_sst_tree("(2 (2 so) (2 so))")],
+        "test": [parse_sst_tree("(4 (2 very) (4 good))")],
+    }
+    values = {
+        "The plot is great": 0.9,
+        "The plot": 0.5,
+        "is great": 0.8,
+        "The": 0.5,
+        "plot": 0.5,
+        "is": 0.5,
+        "great": 0.85,
+        "a dud": 0.1,
+        "a": 0.5,
+        "dud": 0.15,
+        "the plot works": 0.6,
+        "so so": 0.45,
+        "very good": 1.0,
+    }
+    excluded = stimulus_subphrases([Phrase("THE PLOT", "the plot", "x", "x", ("nothing",), ("y",))])
+    built = build_sst7(trees, lambda tokens: values.get(" ".join(tokens)), excluded)
+    assert dict(built["train"]) == {"a dud": 0, "a": 3, "dud": 1}
+    assert built["validation"] == [("so so", 3)]
+    assert built["test"] == [("very good", 6)]
+    path = tmp_path / "train.tsv"
+    write_sst7(path, built["train"])
+    assert read_sst7(path) == built["train"]
+
+
+def test_released_sst7_files_read(shared_data):
+    test = read_sst7(shared_data / "noncompsst" / "sst7" / "test.tsv")
+    assert len(test) == 1975
+    assert [sum(1 for _, label in test if label == k) for k in range(7)] == [102, 413, 352, 267, 256, 403, 182]
+
+
+def test_released_sst7_has_no_stimulus_sentence(shared_data):
+    from natcomp.noncompsst.stimuli import read_stimuli
+
+    excluded = stimulus_subphrases(read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv"))
+    lengths = sorted({len(s) for s in excluded})
+    from natcomp.noncompsst.sst7 import _contains
+
+    validation = read_sst7(shared_data / "noncompsst" / "sst7" / "validation.tsv")
+    assert not any(_contains(text.split(), excluded, lengths) for text, _ in validation)
+
+
+def test_unknown_model_fails_before_any_training(monkeypatch):
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    with pytest.raises(ConfigError, match="noncompsst.models.mystery"):
+        check_models({"mystery": "no-such-org/no-such-model-xyz"})
+
+
+@pytest.fixture(scope="module")
+def tiny_setup(tmp_path_factory):
+    import torch
+
+    # one thread: torch's default of one per core spins idle threads when tests share cores
+    torch.set_num_threads(1)
+    words = ["good", "great", "fine", "bad", "awful", "poor", "film", "plot", "the", "is", "not"]
+    positive, negative = ["good", "great", "fine"], ["bad", "awful", "poor"]
+    train = [
+        (f"the {noun} is {w}", 6 if w in positive else 0) for w in positive + negative for noun in ("film", "plot")
+    ] * 4
+    train += [(w, 6 if w in positive else 0) for w in positive + negative] * 8
+    sst7 = {"train": train, "validation": train[:12], "test": train[:12]}
+    path = hf.build_tiny_model(
+        tmp_path_factory.mktemp("tiny") / "model",
+        words,
+        kind="sequence_classification",
+        num_labels=7,
+        hidden_size=32,
+        layers=2,
+        heads=2,
+    )
+    return path, sst7
+
+
+def test_tiny_model_learns_sst7_and_predicts_stimuli(tiny_setup):
+    path, sst7 = tiny_setup
+    settings = hf.FineTuneSettings(
+        epochs=20,
+        batch_size=8,
+        learning_rate=3e-3,
+        warmup_ratio=0.1,
+        scheduler="cosine",
+        seed=1,
+        select_best=True,
+        device="cpu",
+    )
+    result = train_and_predict(str(path), sst7, ["The Film Is Great", "the plot is awful"], settings)
+    assert result.test_f1 > 0.5
+    assert result.stimulus_predictions == [6, 0]
+    again = train_and_predict(str(path), sst7, ["The Film Is Great", "the plot is awful"], settings)
+    assert again.history == result.history
+
+
+def test_macro_f1():
+    assert macro_f1([0, 1, 1], [0, 1, 1]) == 1.0
+    assert macro_f1([0, 0, 1, 1], [0, 1, 0, 1]) == pytest.approx(0.5)
+
+
+def _phrases_and_human():
+    phrases = [
+        Phrase(
+            f"a{i} x", f"a{i} x", f"b{i} y", f"b{i} y", (f"c{i}1", f"c{i}2", f"c{i}3"), (f"d{i}1", f"d{i}2", f"d{i}3")
+        )
+        for i in range(6)
+    ]
+    human = {}
+    for i, p in enumerate(phrases):
+        human[p.natural] = float(i)
+        for s in p.control_stimuli("left") + p.control_stimuli("right"):
+            human[s] = 3.0
+    return phrases, human
+
+
+def test_evaluate_perfect_and_flipped_systems():
+    phrases, human = _phrases_and_human()
+    ratings = compute_ratings(phrases, human)
+    scores, model_ratings = evaluate(phrases, human, ratings, human_sentiment=human, top_k=3)
+    assert scores["r_MAX"] == pytest.approx(1.0) and scores["r_ALL"] == pytest.approx(1.0)
+    assert scores["f1_all"] == 1.0 and scores["f1_top3"] == 1.0
+    flipped = {s: 6.0 - v for s, v in human.items()}
+    scores, _ = evaluate(phrases, flipped, ratings, human_sentiment=human, top_k=3)
+    assert scores["r_MAX"] == pytest.approx(-1.0)
+
+
+def test_evaluate_against_released_maxabs_only_scores_maxabs():
+    phrases, human = _phrases_and_human()
+    released = compute_ratings(phrases, human, variants=("MAXABS",))
+    scores, _ = evaluate(phrases, human, released, human_sentiment=None)
+    assert scores["r_MAXABS"] == pytest.approx(1.0)
+    assert math.isnan(scores["r_ALL"]) and math.isnan(scores["f1_all"])
+
+
+def test_predictions_missing_a_stimulus_name_the_file(tmp_path):
+    phrases, human = _phrases_and_human()
+    path = tmp_path / "P.tsv"
+    rows = [f"{s}\t{v}" for s, v in human.items() if s != phrases[2].control_stimuli("right")[0]]
+    path.write_text("stimulus\tprediction\n" + "\n".join(rows) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="P.tsv: no sentiment for the stimulus 'a2 x d21'"):
+        evaluate(phrases, read_predictions(path), compute_ratings(phrases, human), predictions_source=path)
+    path.write_text("stimulus\tprediction\nx\t1\nx\t2\ny\t9\n", encoding="utf-8")
+    with pytest.raises(InputError, match="line 4.*0-6"):
+        read_predictions(path)
+    path.write_text("stimulus\tprediction\nx\t1\nx\t2\n", encoding="utf-8")
+    assert read_predictions(path) == {"x": 1.5}
+
+
+def test_round_half_up():
+    assert [round_half_up(v) for v in (0.5, 1.5, 2.49, 3 + 1 / 3)] == [1, 2, 2, 3]
+
+
+def test_tables_and_figure(tmp_path):
+    phrases, human = _phrases_and_human()
+    ratings = compute_ratings(phrases, human)
+    table = models_table([{"model": "m", "sst7_f1": 0.4, "r_MAX": 0.3}], top_k=67)
+    assert list(table.columns)[-1] == "f1_top67" and math.isnan(table["r_ALL"][0])
+    top = top_phrases(phrases, ratings, human, n=2)
+    assert list(top["subphrase_a"]) == ["a0 x", "a5 x"] or list(top["max_rating"].abs()) == sorted(
+        top["max_rating"].abs(), reverse=True
+    )
+    assert composition_type(1.0, 5.0) == "- +" and composition_type(3.2, 2.0) == "~ -"
+    sentiments = {p.left_clean: 1.0 for p in phrases} | {p.right_clean: 5.0 for p in phrases}
+    data = maxabs_figure(phrases, ratings, sentiments, tmp_path / "figure.png")
+    assert len(data) == 6 and (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"

@@ -1,0 +1,168 @@
+"""The studies: lists, export, responses, exclusion, agreement, the Study 1 filter."""
+
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from natcomp.errors import InputError
+from natcomp.noncompsst.annotation import (
+    exclude_participants,
+    item_means,
+    ordinal_alpha,
+    stimulus_sentiment,
+    study1_filter,
+)
+from natcomp.noncompsst.stimuli import Phrase
+from natcomp.noncompsst.studies import (
+    Study,
+    choose_practice_items,
+    export_survey,
+    make_lists,
+    read_responses,
+    read_survey,
+    simulate_responses,
+    study1,
+    study2,
+    write_responses,
+)
+
+PRACTICE = {f"practice-{k + 1}": (f"practice phrase {k}", k) for k in range(7)}
+
+
+def phrases(n: int = 10) -> list[Phrase]:
+    return [
+        Phrase(
+            f"a{i} x",
+            f"a{i} x",
+            f"b{i} y",
+            f"b{i} y",
+            tuple(f"c{i}{k} l" for k in range(4)),
+            tuple(f"d{i}{k} r" for k in range(4)),
+            i + 2,
+        )
+        for i in range(n)
+    ]
+
+
+@pytest.mark.parametrize(("items", "size", "expected"), [(1813, 61, {60, 61}), (1777, 94, {93, 94}), (10, 94, {10})])
+def test_lists_have_the_paper_sizes_and_no_repeats(items, size, expected):
+    ids = [f"i{k}" for k in range(items)]
+    lists = make_lists(ids, size, annotations=3, seed=1)
+    assert {len(x) for x in lists} == expected
+    assert all(len(set(x)) == len(x) for x in lists)
+    counts = pd.Series([i for x in lists for i in x]).value_counts()
+    assert (counts == 3).all() and len(counts) == items
+
+
+def test_paper_study2_gives_ninety_lists():
+    assert len(make_lists([f"i{k}" for k in range(1813)], 61)) == 90
+
+
+def test_study_items_and_survey_round_trip(tmp_path):
+    s1 = study1(phrases(), PRACTICE, max_list_size=20)
+    assert len(s1.items) == 10 * 10
+    s2 = study2(phrases(), PRACTICE, max_list_size=20)
+    assert len(s2.items) == 10 * 9  # natural + 4 + 4 per phrase here (Study 2 normally has 3 per side)
+    assert ("a0 x b0 y", "a0 x", "b0 y") in s2.items.values()
+    path = tmp_path / "survey.csv"
+    export_survey(s2, path)
+    back = read_survey(path, {k: v[1] for k, v in PRACTICE.items()}, "study2")
+    assert back.items == s2.items and back.lists == s2.lists and back.practice == PRACTICE
+
+
+def study_and_truth():
+    study = study2(phrases(20), PRACTICE, max_list_size=30)
+    truth = {text: ((i * 7) % 10) / 10 for i, (text, _, _) in enumerate(study.items.values())}
+    truth.update({text: (label + 0.5) / 7 for text, label in PRACTICE.values()})
+    return study, truth.__getitem__
+
+
+def test_simulated_failing_participants_are_excluded_and_replaced():
+    study, truth = study_and_truth()
+    responses = simulate_responses(study, truth, seed=4, failing_share=0.3)
+    exclusion = exclude_participants(responses, study)
+    assert exclusion["excluded"].any()
+    kept = exclusion[~exclusion["excluded"]]
+    assert sorted(kept["list"]) == list(range(1, len(study.lists) + 1))  # each list answered by one kept participant
+    alpha = ordinal_alpha(responses, exclusion, study)
+    assert 0.5 < alpha < 1.0
+    means = item_means(responses, exclusion, study)
+    assert (means["annotations"] == 3).all()
+    sentiment, flagged = stimulus_sentiment(means)
+    assert len(sentiment) == len(study.items)
+
+
+def test_exclusion_rules_by_hand():
+    study = Study("s", {"x": ("x", "x", "")}, PRACTICE, [["x"]])
+    rows = []
+    answers = {
+        "good": [0, 1, 2, 3, 4, 5, 6],
+        "off": [2, 3, 4, 5, 6, 6, 6],
+        "flat": [3] * 7,
+        "shuffled": [1, 0, 3, 2, 5, 4, 6],
+    }
+    for participant, given in answers.items():
+        rows += [
+            {"participant": participant, "list": 1, "item": f"practice-{k + 1}", "rating": r, "ungrammatical": False}
+            for k, r in enumerate(given)
+        ]
+    table = exclude_participants(pd.DataFrame(rows), study).set_index("participant")
+    assert not table.loc["good", "excluded"]
+    assert table.loc["off", "excluded"] and "points off" in table.loc["off", "reason"]  # mean error 9/7 > 1
+    assert table.loc["flat", "excluded"] and "undefined" in table.loc["flat", "reason"]
+    assert not table.loc["shuffled", "excluded"]  # error 6/7, Spearman 0.89
+
+
+def test_alpha_matches_perfect_and_chance_agreement():
+    study = Study("s", {f"i{k}": (f"t{k}", "", "") for k in range(30)}, PRACTICE, [[f"i{k}" for k in range(30)]])
+    same = [
+        {"participant": p, "list": 1, "item": f"i{k}", "rating": k % 7, "ungrammatical": False}
+        for p in "abc"
+        for k in range(30)
+    ]
+    exclusion = pd.DataFrame({"participant": list("abc"), "excluded": [False] * 3})
+    assert ordinal_alpha(pd.DataFrame(same), exclusion, study) == pytest.approx(1.0)
+
+
+def test_responses_are_checked(tmp_path):
+    study, truth = study_and_truth()
+    path = tmp_path / "responses.csv"
+    write_responses(path, simulate_responses(study, truth, seed=1, failing_share=0.0))
+    assert len(read_responses(path, study)) > 0
+    lines = path.read_text().splitlines()
+    first_item = study.lists[0][0]
+    cases = {
+        "unknown item": lines[:2] + ["study2-p0001,1,NOPE,3,0"],
+        "rating 0-6": lines[:2] + [f"study2-p0001,1,{study.lists[0][1]},7,0"],
+        "unknown list": lines[:2] + [f"study2-p0001,99,{first_item},3,0"],
+        "answers list 2 but earlier list 1": lines[:2] + [f"study2-p0001,2,{study.lists[1][0]},3,0"],
+    }
+    for message, content in cases.items():
+        path.write_text("\n".join(content) + "\n")
+        with pytest.raises(InputError, match=f"line 3.*{message}"):
+            read_responses(path, study)
+    path.write_text("\n".join(lines[:2]) + "\n")
+    with pytest.raises(InputError, match="line 2: unknown participant"):
+        read_responses(path, study, roster={"someone-else"})
+
+
+def test_study1_filter_keeps_phrases_with_enough_close_controls():
+    p = phrases(1)[0]
+    means = {p.left_clean: 3.0, p.right_clean: 5.0}
+    means.update(zip(p.left_controls, (3.0, 3.5, 2.2, 3.9)))
+    means.update(zip(p.right_controls, (5.0, 4.1, 6.0, 4.5)))
+    [kept] = study1_filter([p], means)
+    assert kept.left_controls == (p.left_controls[0], p.left_controls[1], p.left_controls[2])
+    assert kept.right_controls == (p.right_controls[0], p.right_controls[3], p.right_controls[1])
+    means[p.right_controls[2]] = 6.5
+    assert study1_filter([p], means) == []
+    assert len(study1_filter([p], means, min_within=3)) == 1
+
+
+def test_practice_items_cover_every_label():
+    values = {f"phrase number {k}": k / 20 for k in range(21)}
+    practice = choose_practice_items(values, seed=1)
+    assert sorted(label for _, label in practice.values()) == list(range(7))
+    with pytest.raises(ValueError, match="SST-7 label"):
+        choose_practice_items({"only one phrase": 0.5})

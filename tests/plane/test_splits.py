@@ -1,0 +1,84 @@
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from natcomp.plane.splits import (
+    GoodSettings,
+    InDistributionSettings,
+    OneItSettings,
+    SplitLeak,
+    check_blocks,
+    check_split,
+    good_split,
+    in_distribution_split,
+    one_it_split,
+)
+
+GOOD = GoodSettings(test_noun_fraction=0.2, train_draws=40, test_draws=4)
+ONE_IT = OneItSettings(test_chain_fraction=0.2, train_draws=25, test_draws=3)
+
+
+def words(side):
+    return (set(side["noun"]) | set(side["hyp"])) - {""}
+
+
+def test_good_split_is_disjoint_balanced_and_blocked(small_resource):
+    resource, _ = small_resource
+    train, test = good_split(resource, GOOD, seed=1)
+    assert not set(train["adj"]) & set(test["adj"])
+    assert not set(train["noun"]) & set(test["noun"])
+    assert not words(train) & words(test)  # paper: hypernyms disjoint too, across roles
+    for side in (train, test):
+        assert side["label"].sum() * 2 == len(side)
+        assert check_blocks(side, "ood") == side["draw"].nunique()
+        assert not side["sentence"].duplicated().any()
+    assert len(test) == 18 * test["draw"].nunique() and test["draw"].nunique() >= 2
+
+
+def test_released_style_good_split_keeps_hypernyms_shared(small_resource):
+    resource, _ = small_resource
+    settings = GoodSettings(test_noun_fraction=0.2, train_draws=40, test_draws=4, disjoint_hypernyms=False)
+    train, test = good_split(resource, settings, seed=1)
+    assert not set(train["noun"]) & set(test["noun"])
+
+
+def test_one_it_split_is_disjoint_across_roles(small_resource):
+    resource, _ = small_resource
+    train, test = one_it_split(resource, ONE_IT, seed=2)
+    assert set(train["it"]) == set(test["it"]) == {"IT3"}
+    assert not set(train["adj"]) & set(test["adj"])
+    assert not words(train) & words(test)
+    for side in (train, test):
+        assert side["label"].sum() * 2 == len(side)
+        assert check_blocks(side, "one_it") == side["draw"].nunique()
+
+
+def test_splits_are_reproducible_and_seeded(small_resource):
+    resource, _ = small_resource
+    first, again, other = (good_split(resource, GOOD, seed=s)[1] for s in (1, 1, 5))
+    pd.testing.assert_frame_equal(first, again)
+    assert not first.equals(other)
+
+
+def test_in_distribution_split_shares_atoms_not_phrases(small_resource):
+    _, items = small_resource
+    train, test = in_distribution_split(items, InDistributionSettings(test_phrase_fraction=0.2), seed=1)
+    assert not set(zip(train["adj"], train["noun"])) & set(zip(test["adj"], test["noun"]))
+    assert set(test["noun"]) & set(train["noun"])
+    assert train["label"].sum() * 2 == len(train) and test["label"].sum() * 2 == len(test)
+
+
+def test_check_split_fails_a_leaking_split(small_resource):
+    resource, _ = small_resource
+    train, test = good_split(resource, GOOD, seed=1)
+    leaked = pd.concat([test, train.iloc[:18]], ignore_index=True)
+    with pytest.raises(SplitLeak, match="adj word"):
+        check_split(train, leaked, roles=("adj", "noun"))
+    unbalanced = test.iloc[:-1]
+    with pytest.raises(SplitLeak, match="test labels are not balanced"):
+        check_split(train, unbalanced, roles=())
+    crossed = test.copy()
+    crossed.loc[crossed.index[0], "hyp"] = train["noun"].iloc[0]
+    with pytest.raises(SplitLeak, match="noun/hypernym word"):
+        check_split(train, crossed, roles=("adj",), cross_role=True)

@@ -1,0 +1,120 @@
+"""TRE: batched composition equals composing tree by tree; planted compositional targets are reconstructed."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import torch
+
+from natcomp.sst import parse_sst_tree
+from natcomp.trees import parse_tree
+from natcomp.tre import TreeTable, TreSettings, tree_reconstruction_error
+from natcomp.tre.reconstruction import _Composer, _DeviceTable
+
+WORDS = ["good", "bad", "film", "plot", "not", "very", "the", "is", "dull", "fun", "a", "but"]
+
+
+def random_trees(count: int, seed: int) -> list:
+    rng = np.random.default_rng(seed)
+
+    def build(words):
+        if len(words) == 1:
+            return f"(2 {words[0]})"
+        cut = int(rng.integers(1, len(words)))
+        return f"(2 {build(words[:cut])} {build(words[cut:])})"
+
+    return [parse_sst_tree(build(list(rng.choice(WORDS, size=int(rng.integers(1, 9)))))) for _ in range(count)]
+
+
+def compose_recursively(tree, vectors, left, right, bias, linear):
+    if tree.word is not None:
+        return vectors[tree.word]
+    parts = [compose_recursively(child, vectors, left, right, bias, linear) for child in tree.children]
+    current = parts[0]
+    for part in parts[1:]:
+        current = left @ current + right @ part + bias if linear else current + part
+    return current
+
+
+@pytest.mark.parametrize("composition", ["add", "linear"])
+def test_batched_composition_equals_tree_by_tree(composition):
+    # a ternary node is composed left to right
+    trees = random_trees(40, seed=3) + [parse_tree("(2 (2 a) (2 film) (2 (2 not) (2 fun) (2 but)))")]
+    table = TreeTable.build(trees)
+    settings = TreSettings(composition=composition)
+    torch.manual_seed(0)
+    composer = _Composer(len(table.vocabulary), 5, settings)
+    if composition == "linear":  # move away from the identity so order matters
+        with torch.no_grad():
+            composer.left.add_(0.3 * torch.randn(5, 5))
+            composer.right.add_(0.3 * torch.randn(5, 5))
+            composer.bias.add_(0.1)
+    batched = composer(_DeviceTable.of(table, torch.device("cpu"))).detach().numpy()
+    weights = composer.primitives.weight.detach().numpy()
+    vectors = {word: weights[i] for i, word in enumerate(table.vocabulary)}
+    left, right, bias = (
+        (composer.left.detach().numpy(), composer.right.detach().numpy(), composer.bias.detach().numpy())
+        if composition == "linear"
+        else (None, None, None)
+    )
+    for row, tree in zip(batched, trees):
+        expected = compose_recursively(tree, vectors, left, right, bias, composition == "linear")
+        np.testing.assert_allclose(row, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_levels_are_height_ordered_and_roots_point_into_the_table():
+    trees = random_trees(30, seed=1)
+    table = TreeTable.build(trees)
+    assert table.n_nodes == sum(len(t.leaves()) for t in trees) + sum(len(t.leaves()) - 1 for t in trees)
+    seen = len(table.leaf_words)
+    for left, right in table.levels:  # children are always computed before their parent's level
+        assert left.max() < seen and right.max() < seen
+        seen += len(left)
+    assert table.roots.max() < table.n_nodes
+
+
+def test_additive_targets_are_reconstructed_better_than_random_targets():
+    # More sentences than word types: random targets cannot be fitted by sums of word vectors.
+    trees = random_trees(300, seed=5)
+    table = TreeTable.build(trees)
+    rng = np.random.default_rng(0)
+    word_vectors = {word: rng.normal(size=16) for word in table.vocabulary}
+    additive = np.stack([sum(word_vectors[w] for w in tree.leaves()) for tree in trees])
+    random_targets = rng.normal(size=additive.shape)
+    settings = TreSettings(steps=300)
+    planted = tree_reconstruction_error(additive, trees, settings)
+    noise = tree_reconstruction_error(random_targets, trees, settings)
+    assert planted.errors.mean() < 0.02
+    assert noise.errors.mean() > 10 * planted.errors.mean()
+    assert planted.loss_history[-1] < planted.loss_history[0]
+    assert planted.errors.shape == (300,)
+
+
+def test_linear_composition_fits_order_dependent_targets_better_than_addition():
+    trees = random_trees(200, seed=7)
+    rng = np.random.default_rng(1)
+    table = TreeTable.build(trees)
+    vectors = {word: rng.normal(size=8) for word in table.vocabulary}
+    left, right = rng.normal(size=(8, 8)) / 3, rng.normal(size=(8, 8)) / 3
+    targets = np.stack([compose_recursively(t, vectors, left, right, np.zeros(8), True) for t in trees])
+    added = tree_reconstruction_error(targets, trees, TreSettings(steps=150))
+    linear = tree_reconstruction_error(targets, trees, TreSettings(steps=150, composition="linear"))
+    assert linear.errors.mean() < added.errors.mean()
+
+
+def test_same_seed_same_errors_and_input_order_kept():
+    trees = random_trees(50, seed=2)
+    targets = np.random.default_rng(4).normal(size=(50, 6))
+    first = tree_reconstruction_error(targets, trees, TreSettings(steps=20, seed=3))
+    second = tree_reconstruction_error(targets, trees, TreSettings(steps=20, seed=3))
+    np.testing.assert_array_equal(first.errors, second.errors)
+    reversed_result = tree_reconstruction_error(targets[::-1], trees[::-1], TreSettings(steps=20, seed=3))
+    assert reversed_result.errors.shape == (50,)
+
+
+def test_bad_arguments():
+    trees = random_trees(3, seed=0)
+    with pytest.raises(ValueError, match="targets"):
+        tree_reconstruction_error(np.zeros((2, 4)), trees)
+    with pytest.raises(ValueError, match="composition"):
+        TreSettings(composition="multiply")

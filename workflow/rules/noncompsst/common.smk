@@ -1,0 +1,134 @@
+# NonCompSST (Dankers & Lucas 2023): shared helpers of the family's rule files.
+# Stages: demo.smk (the generated SST release), materials.smk (candidates, controls),
+# studies.smk (the two annotation studies), models.smk (SST-7, fine-tuning, evaluation),
+# report.smk (ratings table, Table 2, top phrases, Figure 3a, the demo's summary).
+
+NONCOMPSST = config.get("noncompsst", {})
+NONCOMPSST_SOURCE = NONCOMPSST.get("studies", {}).get("source", "simulate")
+NONCOMPSST_STUDIES = ("study1", "study2")
+NONCOMPSST_DOWNLOADS = "results/downloads/noncompsst"
+
+
+def noncompsst_download(name):
+    return f"{NONCOMPSST_DOWNLOADS}/{name}"
+
+
+def noncompsst_models():
+    return NONCOMPSST.get("models", {})
+
+
+def noncompsst_seeds():
+    return NONCOMPSST.get("training", {}).get("seeds", [1])
+
+
+def noncompsst_candidate_inputs(wildcards):
+    """The SST archives; in the demo also the generator's phrase types and names (no stanza)."""
+    inputs = {
+        "ptb": noncompsst_download("ptb"),
+        "sst": noncompsst_download("sst"),
+        "raw": noncompsst_download("sst_raw"),
+    }
+    if NONCOMPSST.get("candidates", {}).get("demo_tables", False):
+        inputs["phrase_types"] = "results/noncompsst/demo/releases/phrase_types.tsv"
+        inputs["entities"] = "results/noncompsst/demo/releases/entities.txt"
+    return inputs
+
+
+def noncompsst_study2_stimuli(wildcards=None):
+    """The stimuli the ratings are of: the released ones, or those kept after Study 1."""
+    if NONCOMPSST_SOURCE == "released":
+        return noncompsst_download("stimuli")
+    return "results/noncompsst/study2/stimuli.tsv"
+
+
+def noncompsst_study_stimuli(wildcards):
+    if wildcards.study == "study1":
+        return "results/noncompsst/study1/stimuli.tsv"
+    return "results/noncompsst/study2/stimuli.tsv"
+
+
+def noncompsst_responses(wildcards):
+    """Simulated responses in the demo, the configured survey export otherwise."""
+    if NONCOMPSST_SOURCE == "simulate":
+        return f"results/noncompsst/{wildcards.study}/responses.csv"
+    return NONCOMPSST["studies"]["responses"][wildcards.study]
+
+
+def noncompsst_model_inputs(wildcards):
+    """A model built by this workflow (a path under results/) is an input of its training."""
+    location = noncompsst_models()[wildcards.model]
+    return [location] if str(location).startswith("results/") else []
+
+
+def noncompsst_model_location(wildcards):
+    return noncompsst_models()[wildcards.model]
+
+
+def noncompsst_evaluation_inputs(wildcards):
+    seeds = noncompsst_seeds()
+    inputs = {
+        "predictions": expand(
+            "results/noncompsst/models/{model}/seed{seed}/predictions.tsv",
+            model=wildcards.model,
+            seed=seeds,
+        ),
+        "metrics": expand(
+            "results/noncompsst/models/{model}/seed{seed}/metrics.json",
+            model=wildcards.model,
+            seed=seeds,
+        ),
+        "stimuli": noncompsst_study2_stimuli(),
+        "human": "results/tables/noncompsst/ratings.tsv",
+    }
+    if NONCOMPSST_SOURCE != "released":
+        inputs["sentiment"] = "results/noncompsst/study2/sentiment.tsv"
+        inputs["ungrammatical"] = "results/noncompsst/study2/ungrammatical.tsv"
+    return inputs
+
+
+def noncompsst_report_inputs(wildcards):
+    models = list(noncompsst_models())
+    inputs = {
+        "evaluations": expand(
+            "results/noncompsst/evaluation/{model}.tsv", model=models
+        ),
+        "predictions": expand(
+            "results/noncompsst/models/{model}/seed{seed}/predictions.tsv",
+            model=models[:1],
+            seed=noncompsst_seeds(),
+        ),
+        "ratings": "results/tables/noncompsst/ratings.tsv",
+        "stimuli": noncompsst_study2_stimuli(),
+        "sst": noncompsst_download("sst"),
+    }
+    if NONCOMPSST_SOURCE != "released":
+        inputs["sentiment"] = "results/noncompsst/study2/sentiment.tsv"
+        inputs["study1_means"] = "results/noncompsst/study1/means.tsv"
+    return inputs
+
+
+def noncompsst_final_outputs():
+    if not NONCOMPSST.get("enabled", False):
+        return []
+    outputs = [
+        "results/tables/noncompsst/ratings.tsv",
+        "results/tables/noncompsst/models.tsv",
+        "results/tables/noncompsst/top_phrases.tsv",
+        "results/figures/noncompsst/maxabs_by_composition.png",
+        "results/noncompsst/candidates.tsv",
+        "results/noncompsst/controls_sheet.tsv",
+    ]
+    if NONCOMPSST_SOURCE != "released":
+        outputs += expand(
+            "results/tables/noncompsst/agreement_{study}.tsv",
+            study=NONCOMPSST_STUDIES,
+        )
+    if NONCOMPSST.get("demo", {}).get("enabled", False):
+        outputs.append("results/tables/noncompsst/demo_summary.tsv")
+    return outputs
+
+
+# A model that is neither local nor on the hub stops its training job as it starts, with
+# the name and how to fetch it (natcomp.hf checks before loading): not at parse time, so
+# that the paper's dry run works on a machine without hub access.
+FINAL_OUTPUTS["noncompsst"] = noncompsst_final_outputs

@@ -1,0 +1,85 @@
+# Section 5 / appendix D: SST-7 without the stimulus sentences, sentiment models
+# fine-tuned per seed (GPU where there is one), and their evaluation against the humans.
+
+
+rule noncompsst_sst7:
+    input:
+        ptb=noncompsst_download("ptb"),
+        sst=noncompsst_download("sst"),
+        stimuli=noncompsst_study2_stimuli,
+    output:
+        train="results/noncompsst/sst7/train.tsv",
+        validation="results/noncompsst/sst7/validation.tsv",
+        test="results/noncompsst/sst7/test.tsv",
+    log:
+        "results/logs/noncompsst/noncompsst_sst7/sst7.log",
+    conda:
+        "../../../envs/noncompsst.yaml"
+    script:
+        "../../scripts/noncompsst/sst7.py"
+
+
+rule noncompsst_tiny_model:
+    input:
+        train="results/noncompsst/sst7/train.tsv",
+        stimuli=noncompsst_study2_stimuli,
+    output:
+        directory("results/noncompsst/demo/tiny_model"),
+    log:
+        "results/logs/noncompsst/noncompsst_tiny_model/tiny_model.log",
+    conda:
+        "../../../envs/noncompsst.yaml"
+    params:
+        tiny=lookup(dpath="noncompsst/demo/tiny_model", within=config),
+        seed=lookup(dpath="noncompsst/seed", within=config),
+    script:
+        "../../scripts/noncompsst/tiny_model.py"
+
+
+rule noncompsst_train:
+    input:
+        model=noncompsst_model_inputs,
+        train="results/noncompsst/sst7/train.tsv",
+        validation="results/noncompsst/sst7/validation.tsv",
+        test="results/noncompsst/sst7/test.tsv",
+        stimuli=noncompsst_study2_stimuli,
+    output:
+        predictions="results/noncompsst/models/{model}/seed{seed}/predictions.tsv",
+        metrics="results/noncompsst/models/{model}/seed{seed}/metrics.json",
+    log:
+        "results/logs/noncompsst/noncompsst_train/{model}.seed{seed}.log",
+    benchmark:
+        "results/benchmarks/noncompsst/noncompsst_train/{model}.seed{seed}.tsv"
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+        seed=r"\d+",
+    conda:
+        "../../../envs/noncompsst.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+        mem_mb=16000,
+        runtime=120,
+    params:
+        location=noncompsst_model_location,
+        training=lookup(dpath="noncompsst/training", within=config),
+    script:
+        "../../scripts/noncompsst/train.py"
+
+
+rule noncompsst_evaluate:
+    input:
+        unpack(noncompsst_evaluation_inputs),
+    output:
+        "results/noncompsst/evaluation/{model}.tsv",
+    log:
+        "results/logs/noncompsst/noncompsst_evaluate/{model}.log",
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+    localrule: True
+    conda:
+        "../../../envs/noncompsst.yaml"
+    params:
+        top_k=lookup(dpath="noncompsst/evaluation/top_k", within=config),
+    script:
+        "../../scripts/noncompsst/evaluate.py"

@@ -1,0 +1,94 @@
+# The family's tables and figure: human ratings per variant, Table 2 (models x variants),
+# the top phrases (Table 1/3), Figure 3a, and the demo's evidence that the method works.
+
+
+rule noncompsst_ratings:
+    input:
+        stimuli=noncompsst_study2_stimuli,
+        sentiment=(
+            noncompsst_download("ratings")
+            if NONCOMPSST_SOURCE == "released"
+            else "results/noncompsst/study2/sentiment.tsv"
+        ),
+        ungrammatical=(
+            []
+            if NONCOMPSST_SOURCE == "released"
+            else "results/noncompsst/study2/ungrammatical.tsv"
+        ),
+    output:
+        report(
+            "results/tables/noncompsst/ratings.tsv",
+            caption="../../report/noncompsst/ratings.rst",
+            category="NonCompSST",
+            subcategory="ratings",
+        ),
+    log:
+        "results/logs/noncompsst/noncompsst_ratings/ratings.log",
+    localrule: True
+    conda:
+        "../../../envs/noncompsst.yaml"
+    params:
+        released=NONCOMPSST_SOURCE == "released",
+    script:
+        "../../scripts/noncompsst/ratings.py"
+
+
+rule noncompsst_report:
+    input:
+        unpack(noncompsst_report_inputs),
+    output:
+        models=report(
+            "results/tables/noncompsst/models.tsv",
+            caption="../../report/noncompsst/models.rst",
+            category="NonCompSST",
+            subcategory="models",
+        ),
+        top=report(
+            "results/tables/noncompsst/top_phrases.tsv",
+            caption="../../report/noncompsst/top_phrases.rst",
+            category="NonCompSST",
+            subcategory="ratings",
+        ),
+        figure=report(
+            "results/figures/noncompsst/maxabs_by_composition.png",
+            caption="../../report/noncompsst/maxabs_by_composition.rst",
+            category="NonCompSST",
+            subcategory="ratings",
+        ),
+    log:
+        "results/logs/noncompsst/noncompsst_report/report.log",
+    localrule: True
+    conda:
+        "../../../envs/noncompsst.yaml"
+    params:
+        top_k=lookup(dpath="noncompsst/evaluation/top_k", within=config),
+        top_n=lookup(dpath="noncompsst/evaluation/top_phrases", within=config),
+    script:
+        "../../scripts/noncompsst/report.py"
+
+
+rule noncompsst_demo_summary:
+    input:
+        ratings="results/tables/noncompsst/ratings.tsv",
+        planted="results/noncompsst/demo/planted.tsv",
+        agreements=expand(
+            "results/tables/noncompsst/agreement_{study}.tsv", study=NONCOMPSST_STUDIES
+        ),
+        evaluations=expand(
+            "results/noncompsst/evaluation/{model}.tsv",
+            model=list(noncompsst_models()),
+        ),
+    output:
+        report(
+            "results/tables/noncompsst/demo_summary.tsv",
+            caption="../../report/noncompsst/demo_summary.rst",
+            category="NonCompSST",
+            subcategory="demo",
+        ),
+    log:
+        "results/logs/noncompsst/noncompsst_demo_summary/demo.log",
+    localrule: True
+    conda:
+        "../../../envs/noncompsst.yaml"
+    script:
+        "../../scripts/noncompsst/demo_summary.py"

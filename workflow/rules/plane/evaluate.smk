@@ -1,0 +1,114 @@
+# The three evaluations: two-shot prompting of masked LMs (Section 4, Tables 2-4), NLI
+# transfer (Section 5, Table 5, Figure 1) and fine-tuning on the GOoD and One-IT splits
+# (Section 6, Table 6). Models by Hugging Face name or local path; the demo builds tiny ones.
+
+
+rule plane_demo_models:
+    input:
+        item_table="results/plane/evaluation/items.tsv",
+    output:
+        masked_lm=directory("results/plane/demo/models/tiny_mlm"),
+        nli=directory("results/plane/demo/models/tiny_nli"),
+    log:
+        "results/logs/plane/plane_demo_models/models.log",
+    conda:
+        "../../../envs/plane.yaml"
+    params:
+        tiny=lookup(dpath="plane/demo_models", within=config),
+        verbalisers=lookup(dpath="plane/prompting/verbalisers", within=config),
+    script:
+        "../../scripts/plane/demo_models.py"
+
+
+rule plane_evaluation_set:
+    input:
+        "results/plane/resource/items.tsv",
+    output:
+        triplets="results/plane/evaluation/triplets.tsv",
+        item_table="results/plane/evaluation/items.tsv",
+    log:
+        "results/logs/plane/plane_evaluation_set/evaluation_set.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    params:
+        per_class=lookup(dpath="plane/evaluation_set/triplets_per_class", within=config),
+        seed=lookup(dpath="plane/evaluation_set/seed", within=config),
+    script:
+        "../../scripts/plane/evaluation_set.py"
+
+
+rule plane_prompting:
+    input:
+        model=plane_model_input("prompting"),
+        triplets="results/plane/evaluation/triplets.tsv",
+    output:
+        "results/plane/prompting/{model}.tsv",
+    log:
+        "results/logs/plane/plane_prompting/{model}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_prompting/{model}.tsv"
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        location=plane_model_location("prompting"),
+        prompting=lookup(dpath="plane/prompting", within=config),
+    script:
+        "../../scripts/plane/prompting.py"
+
+
+rule plane_nli:
+    input:
+        model=plane_model_input("nli"),
+        item_table="results/plane/evaluation/items.tsv",
+    output:
+        "results/plane/nli/{model}.tsv",
+    log:
+        "results/logs/plane/plane_nli/{model}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_nli/{model}.tsv"
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        location=plane_model_location("nli"),
+        nli=lookup(dpath="plane/nli", within=config),
+    script:
+        "../../scripts/plane/nli.py"
+
+
+rule plane_finetune:
+    input:
+        unpack(plane_finetune_released),
+        model=plane_finetune_model,
+        train="results/plane/splits/{kind}/{seed}/train.tsv",
+        test="results/plane/splits/{kind}/{seed}/test.tsv",
+    output:
+        predictions="results/plane/finetune/{kind}/{seed}/predictions.tsv",
+        accuracy="results/plane/finetune/{kind}/{seed}/accuracy.tsv",
+    log:
+        "results/logs/plane/plane_finetune/{kind}.{seed}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_finetune/{kind}.{seed}.tsv"
+    wildcard_constraints:
+        kind="good|one_it|in_distribution",
+        seed=r"\d+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        model=lookup(dpath="plane/finetune/model", within=config),
+        training=lookup(dpath="plane/finetune/training", within=config),
+    script:
+        "../../scripts/plane/finetune.py"

@@ -1,0 +1,73 @@
+# PLANE's final tables and figure: Table 4 (prompting), Table 5 and Figure 1 (NLI
+# transfer), Table 6 (fine-tuning), with captions in workflow/report/plane/.
+
+
+rule plane_prompting_table:
+    input:
+        plane_prompting_predictions,
+    output:
+        table4=report(
+            "results/tables/plane/table4_prompting.tsv",
+            caption="../../report/plane/table4_prompting.rst",
+            category="PLANE",
+            subcategory="prompting",
+        ),
+        cells="results/tables/plane/prompting_f1.tsv",
+    log:
+        "results/logs/plane/plane_prompting_table/table4.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/prompting_table.py"
+
+
+rule plane_nli_table:
+    input:
+        plane_nli_predictions,
+    output:
+        table5=report(
+            "results/tables/plane/table5_nli.tsv",
+            caption="../../report/plane/table5_nli.rst",
+            category="PLANE",
+            subcategory="NLI transfer",
+        ),
+        figure_data="results/tables/plane/figure1_nli_f1.tsv",
+        figure=report(
+            "results/figures/plane/figure1_nli_f1.png",
+            caption="../../report/plane/figure1_nli_f1.rst",
+            category="PLANE",
+            subcategory="NLI transfer",
+        ),
+    log:
+        "results/logs/plane/plane_nli_table/table5.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/nli_table.py"
+
+
+rule plane_finetune_table:
+    input:
+        plane_finetune_accuracies,
+    output:
+        table6=report(
+            "results/tables/plane/table6_finetune.tsv",
+            caption="../../report/plane/table6_finetune.rst",
+            category="PLANE",
+            subcategory="fine-tuning",
+        ),
+        accuracy=report(
+            "results/tables/plane/finetune_accuracy.tsv",
+            caption="../../report/plane/finetune_accuracy.rst",
+            category="PLANE",
+            subcategory="fine-tuning",
+        ),
+    log:
+        "results/logs/plane/plane_finetune_table/table6.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/finetune_table.py"

@@ -1,0 +1,164 @@
+# PSS: cleaning the pairs, the sentence sets, embeddings (cached per encoder, pooling and
+# set), heads on frozen embeddings (FB), fine-tuned encoders (FT) and Table 1.
+
+
+rule pss_clean:
+    input:
+        pss_reference_download,
+    output:
+        pairs="results/pss/pairs/reference.{label}",
+        counts="results/pss/pairs/reference.{label}.counts.tsv",
+    log:
+        "results/logs/pss/pss_clean/{label}.log",
+    wildcard_constraints:
+        label="0|1",
+    localrule: True
+    conda:
+        "../../../envs/pss.yaml"
+    script:
+        "../../scripts/pss/clean.py"
+
+
+rule pss_sets:
+    input:
+        train=[pss_download(f"sentiment.train.{label}") for label in (0, 1)],
+        test=[
+            pss_download(f"sentiment.{split}.{label}")
+            for split in ("dev", "test")
+            for label in (0, 1)
+        ],
+        pairs=expand("results/pss/pairs/reference.{label}", label=(0, 1)),
+    output:
+        train="results/pss/sets/train.tsv",
+        test="results/pss/sets/test.tsv",
+        pairs="results/pss/sets/pairs.tsv",
+    log:
+        "results/logs/pss/pss_sets/sets.log",
+    conda:
+        "../../../envs/pss.yaml"
+    params:
+        data=lookup(dpath="pss/data", within=config),
+    script:
+        "../../scripts/pss/sets.py"
+
+
+rule pss_tiny_encoder:
+    input:
+        expand("results/pss/sets/{name}.tsv", name=PSS_SETS),
+    output:
+        directory("results/pss/models/{encoder}"),
+    log:
+        "results/logs/pss/pss_tiny_encoder/{encoder}.log",
+    wildcard_constraints:
+        encoder="|".join(PSS_ENCODERS),
+    conda:
+        "../../../envs/pss.yaml"
+    params:
+        tiny=pss_tiny,
+    script:
+        "../../scripts/pss/tiny_encoder.py"
+
+
+rule pss_embed:
+    input:
+        sentences=expand("results/pss/sets/{set}.tsv", set=PSS_SETS),
+        model=pss_model_input,
+    output:
+        expand(
+            "results/pss/embeddings/{{encoder}}/{{pooling}}/{set}.npy", set=PSS_SETS
+        ),
+    log:
+        "results/logs/pss/pss_embed/{encoder}.{pooling}.log",
+    benchmark:
+        "results/benchmarks/pss/pss_embed/{encoder}.{pooling}.tsv"
+    wildcard_constraints:
+        encoder="|".join(PSS_ENCODERS),
+        pooling="cls|mean",
+    conda:
+        "../../../envs/pss.yaml"
+    resources:
+        gpu=1,
+    params:
+        sets=PSS_SETS,
+        model=pss_model,
+        normalize=pss_normalize,
+        embed=lookup(dpath="pss/embed", within=config),
+        key=pss_model_key,
+    script:
+        "../../scripts/pss/embed.py"
+
+
+rule pss_frozen:
+    input:
+        unpack(pss_frozen_embeddings),
+        train_set="results/pss/sets/train.tsv",
+        test_set="results/pss/sets/test.tsv",
+        pair_set="results/pss/sets/pairs.tsv",
+    output:
+        "results/pss/scores/{encoder}/{head}.fb.tsv",
+    log:
+        "results/logs/pss/pss_frozen/{encoder}.{head}.log",
+    benchmark:
+        "results/benchmarks/pss/pss_frozen/{encoder}.{head}.tsv"
+    wildcard_constraints:
+        encoder="|".join(PSS_ENCODERS),
+        head="linear|dnn",
+    conda:
+        "../../../envs/pss.yaml"
+    params:
+        settings=lookup(dpath="pss/frozen", within=config),
+    script:
+        "../../scripts/pss/frozen.py"
+
+
+rule pss_fine_tune:
+    input:
+        train_set="results/pss/sets/train.tsv",
+        test_set="results/pss/sets/test.tsv",
+        pair_set="results/pss/sets/pairs.tsv",
+        model=pss_model_input,
+    output:
+        "results/pss/scores/{encoder}/{head}.ft.tsv",
+    log:
+        "results/logs/pss/pss_fine_tune/{encoder}.{head}.log",
+    benchmark:
+        "results/benchmarks/pss/pss_fine_tune/{encoder}.{head}.tsv"
+    wildcard_constraints:
+        encoder="|".join(PSS_ENCODERS),
+        head="linear|dnn",
+    conda:
+        "../../../envs/pss.yaml"
+    resources:
+        gpu=1,
+    params:
+        model=pss_model,
+        pooling=pss_pooling,
+        normalize=pss_normalize,
+        settings=pss_fine_tune_settings,
+        key=pss_model_key,
+    script:
+        "../../scripts/pss/fine_tune.py"
+
+
+rule pss_table:
+    input:
+        scores=pss_score_files(),
+        counts=expand("results/pss/pairs/reference.{label}.counts.tsv", label=(0, 1)),
+    output:
+        table=report(
+            "results/tables/pss/table1.tsv",
+            caption="../../report/pss/table1.rst",
+            category="PSS",
+        ),
+        cleaning=report(
+            "results/tables/pss/cleaning.tsv",
+            caption="../../report/pss/cleaning.rst",
+            category="PSS",
+        ),
+    log:
+        "results/logs/pss/pss_table/table.log",
+    localrule: True
+    conda:
+        "../../../envs/pss.yaml"
+    script:
+        "../../scripts/pss/table.py"
