@@ -26,7 +26,7 @@ def sentences(count: int) -> tuple[list[str], str]:
         texts = [sentence_text(tree) for tree in read_sentiment_trees(SST_DEV)]
         source = "SST dev"
     else:
-        from natcomp.sst.demo import generate_treebank
+        from natcomp.sst_demo import generate_treebank
 
         texts = [" ".join(s.tokens) for s in generate_treebank(max(count, 100), seed=1).sentences]
         source = "demo treebank"

@@ -29,7 +29,7 @@ def trees(count: int):
             if len(loaded) >= count:
                 break
         return loaded[:count], "SST"
-    from natcomp.sst.demo import generate_treebank
+    from natcomp.sst_demo import generate_treebank
 
     treebank = generate_treebank(count, seed=1)
     return [treebank.sentiment_tree(sentence) for sentence in treebank.sentences][:count], "demo treebank"

@@ -1,4 +1,4 @@
-"""natcomp.sst (SST readers, SST-7) and natcomp.sst.demo (the generated treebank)."""
+"""natcomp.sst (SST readers, SST-7) and natcomp.sst_demo (the generated treebank)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ from natcomp.sst import (
     sst5_label,
     sst7_label,
 )
-from natcomp.sst.demo import (
+from natcomp.sst_demo import (
     DemoWorld,
     compose_polarity,
     demo_lexicon,

@@ -19,6 +19,6 @@ def shared_data() -> Path:
 @pytest.fixture(scope="session")
 def demo_release(tmp_path_factory) -> dict[str, Path]:
     """A 300-sentence demo treebank in the SST release layout."""
-    from natcomp.sst.demo import generate_treebank, write_release
+    from natcomp.sst_demo import generate_treebank, write_release
 
     return write_release(generate_treebank(300, seed=5), tmp_path_factory.mktemp("release"))

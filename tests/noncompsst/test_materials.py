@@ -12,7 +12,7 @@ from natcomp.noncompsst.controls import phrases_from_sheet, select_controls, sen
 from natcomp.noncompsst.pipeline import raw_lookup, read_trees, value_lookup
 from natcomp.noncompsst.stimuli import read_stimuli
 from natcomp.sst import parse_sst_tree, read_ptb_trees
-from natcomp.sst.demo import planted_phrases
+from natcomp.sst_demo import planted_phrases
 from natcomp.tsv import read_tsv
 
 OFF = CandidateSettings(parser=False, ner=False, max_raw_sd=None)

@@ -65,7 +65,7 @@ def make_demo_release(
 ) -> dict[str, Path]:
     """Generate the demo treebank's archives and side files; write the planted phrases (clean form)."""
     from natcomp.noncompsst.stimuli import clean_form
-    from natcomp.sst.demo import generate_treebank, write_release
+    from natcomp.sst_demo import generate_treebank, write_release
 
     treebank = generate_treebank(
         sentences,
@@ -91,7 +91,7 @@ def make_demo_release(
 
 def demo_truth():
     """Stimulus text -> SST value in the demo world (what the simulated participants perceive)."""
-    from natcomp.sst.demo import DemoWorld
+    from natcomp.sst_demo import DemoWorld
 
     world = DemoWorld()
     return lambda text: world.value(text.split())

@@ -10,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from natcomp.errors import InputError
+from natcomp.shipped import resource_path
 from natcomp.tsv import iter_tsv
 
 CLASSES = ("I", "S", "O")
@@ -24,7 +25,7 @@ _TABLE_1 = {
     "O": {"IT1": 0, "IT2": 0, "IT3": 1},
 }
 
-DEFAULT_ADJECTIVES = Path(__file__).resolve().parents[3] / "resources" / "plane" / "adjectives.tsv"
+DEFAULT_ADJECTIVES = resource_path("plane", "adjectives.tsv")
 
 
 def normalise_class(cls: str) -> str:

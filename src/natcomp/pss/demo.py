@@ -1,8 +1,8 @@
 """Demo polarity-switched pairs and labelled sentences in the layout of Li et al. (2018)'s Yelp data.
 
 Sentences come from a few review templates over the demo sentiment lexicon of
-:mod:`natcomp.sst.demo` (the same words and rules as the demo sentiment treebank); a
-sentence's label is the sign of :func:`natcomp.sst.demo.compose_polarity` (negation and
+:mod:`natcomp.sst_demo` (the same words and rules as the demo sentiment treebank); a
+sentence's label is the sign of :func:`natcomp.sst_demo.compose_polarity` (negation and
 "X but Y" included), so labels follow the lexicon's rules, not the template.
 
 Pairs: originals are the test sentences (as in the Yelp references); a simulated
@@ -24,7 +24,7 @@ from pathlib import Path
 
 from natcomp.files import write_lines
 from natcomp.pss.pairs import Pair, write_pairs
-from natcomp.sst.demo import Lexicon, compose_polarity, demo_lexicon
+from natcomp.sst_demo import Lexicon, compose_polarity, demo_lexicon
 
 __all__ = ["DemoYelp", "generate_demo_yelp", "write_demo_yelp", "YELP_FILES"]
 

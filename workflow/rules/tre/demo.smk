@@ -1,4 +1,4 @@
-# The demo sentiment treebank (natcomp.sst.demo, the generator NonCompSST's demo uses, same
+# The demo sentiment treebank (natcomp.sst_demo, the generator NonCompSST's demo uses, same
 # seed), written in SST's release layout; TRE fetches its PTB zip through the download rule.
 
 

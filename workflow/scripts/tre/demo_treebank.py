@@ -1,11 +1,11 @@
-"""Write the demo sentiment treebank's PTB release (natcomp.sst.demo), for TRE."""
+"""Write the demo sentiment treebank's PTB release (natcomp.sst_demo), for TRE."""
 
 import shutil
 import tempfile
 
 from natcomp.files import atomic_path
 from natcomp.rulelog import logged
-from natcomp.sst.demo import generate_treebank, write_release
+from natcomp.sst_demo import generate_treebank, write_release
 
 with logged(snakemake.log[0]) as log:
     demo = snakemake.params.demo

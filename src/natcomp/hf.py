@@ -4,11 +4,11 @@ length-sorted batched inference, fine-tuning, atomic saving and tiny test models
 Used by the NonCompSST, PLANE, PSS and TRE families. See docs/hf.md.
 """
 
-from natcomp.hf._torchaudio_guard import hide_mismatched_torchaudio
+from natcomp.hf_torchaudio import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
 
-from natcomp.hf.inference import (  # noqa: E402
+from natcomp.hf_inference import (  # noqa: E402
     POOLINGS,
     TextInput,
     classify,
@@ -20,7 +20,7 @@ from natcomp.hf.inference import (  # noqa: E402
     single_token_id,
     tokenize,
 )
-from natcomp.hf.models import (  # noqa: E402
+from natcomp.hf_models import (  # noqa: E402
     SHIPPED_MODELS,
     SPECIAL_TOKENS,
     TINY_MODEL_KINDS,
@@ -38,7 +38,7 @@ from natcomp.hf.models import (  # noqa: E402
     shipped_model_path,
     words_for_vocabulary,
 )
-from natcomp.hf.training import (
+from natcomp.hf_training import (
     SCHEDULERS,
     FineTuneResult,
     FineTuneSettings,
