@@ -95,6 +95,17 @@ def test_semi_natural_fragments_were_chosen_and_matched(demo):
     assert set(phrases["id"]) == set(chosen["id"])
 
 
+def gpu_rules(workdir) -> set[str]:
+    """The rules of every family that declare a GPU (resources: gpu=1)."""
+    rules = set()
+    for path in (workdir / "workflow" / "rules").rglob("*.smk"):
+        for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
+            name = re.match(r"rule (\w+):", block)
+            if name and re.search(r"^\s+gpu=1,$", block, re.MULTILINE):
+                rules.add(name.group(1))
+    return rules
+
+
 def test_every_cluster_job_went_through_sbatch(demo_run):
     if not demo_run.through_slurm:
         pytest.skip(f"the demo ran locally: {demo_run.why_local}")
@@ -116,7 +127,8 @@ def test_every_cluster_job_went_through_sbatch(demo_run):
     partitions = {}
     for partition, job in re.findall(r"Auto-selected partition '(\w+)' for job (\S+)", demo_run.output):
         partitions.setdefault(job, set()).add(partition)
+    gpu = gpu_rules(demo_run.workdir)
+    assert {"mt_train", "mt_translate"} <= gpu
     for job, chosen in partitions.items():
-        needs_gpu = "mt_train" in job or "mt_translate" in job
-        assert chosen == ({"gpu"} if needs_gpu else {"cpu"}), (job, chosen)
+        assert chosen == ({"gpu"} if job in gpu else {"cpu"}), (job, chosen)
     assert "mt_train" in partitions and any("mt_translate" in job for job in partitions)

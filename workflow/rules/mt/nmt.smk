@@ -64,6 +64,7 @@ rule mt_bleu:
         size="|".join(SIZES),
         seed=r"\d+",
         split="dev|devtest",
+    localrule: True
     conda:
         "../../../envs/natcomp.yaml"
     params:

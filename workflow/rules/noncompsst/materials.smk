@@ -28,6 +28,7 @@ rule noncompsst_controls:
         stimuli="results/noncompsst/study1/stimuli.tsv",
     log:
         "results/logs/noncompsst/noncompsst_controls/controls.log",
+    localrule: True
     conda:
         "../../../envs/noncompsst.yaml"
     params:

@@ -14,6 +14,7 @@ rule noncompsst_export_study:
         "results/logs/noncompsst/noncompsst_export_study/{study}.log",
     wildcard_constraints:
         study="study1|study2",
+    localrule: True
     conda:
         "../../../envs/noncompsst.yaml"
     params:
@@ -33,6 +34,7 @@ rule noncompsst_simulate_study:
         "results/logs/noncompsst/noncompsst_simulate_study/{study}.log",
     wildcard_constraints:
         study="study1|study2",
+    localrule: True
     conda:
         "../../../envs/noncompsst.yaml"
     params:
@@ -60,6 +62,7 @@ rule noncompsst_analyse_study:
         "results/logs/noncompsst/noncompsst_analyse_study/{study}.log",
     wildcard_constraints:
         study="study1|study2",
+    localrule: True
     conda:
         "../../../envs/noncompsst.yaml"
     params:

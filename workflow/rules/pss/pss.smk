@@ -34,6 +34,7 @@ rule pss_sets:
         pairs="results/pss/sets/pairs.tsv",
     log:
         "results/logs/pss/pss_sets/sets.log",
+    localrule: True
     conda:
         "../../../envs/pss.yaml"
     params:

@@ -9,6 +9,7 @@ rule tre_sentences:
         "results/tre/sentences.tsv",
     log:
         "results/logs/tre/tre_sentences/sentences.log",
+    localrule: True
     conda:
         "../../../envs/tre.yaml"
     params:
