@@ -81,7 +81,7 @@ def test_a_job_that_keeps_failing_is_retried_once_then_stops_the_run(slurm_clust
     )
     output = result.stdout + result.stderr
     assert result.returncode != 0
-    submissions = re.findall(r"submitted with SLURM jobid \d+ \(log: \S*/rule_extract_tatoeba_train/", output)
+    submissions = re.findall(r"submitted with SLURM jobid \d+ \(log: \S*/rule_mt_extract_tatoeba/", output)
     assert len(submissions) == 2, "one failure and one retry"
     assert output.count("Trying to restart job") == 1
     # The job's own log is shown, and it says which file and what was wrong.

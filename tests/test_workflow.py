@@ -52,18 +52,27 @@ def test_paper_dry_run():
     assert jobs["mt_train"] == 15, "paper: 3 sizes x 5 seeds"
     assert jobs["mt_apply_bpe_train_chunk"] == 128
     assert "mt_demo_corpus" not in jobs
-    assert jobs["download"] == 2
+    paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    assert jobs["download"] == sum(len(section.get("downloads", {})) for section in paper.values()), (
+        "every release archive of every family, once"
+    )
     assert jobs["mt_translate"] == 15 + 5 * 3 * 10
     assert jobs["mt_stanza_models"] == 1, "paper scale parses its treebank with stanza"
 
 
 def test_a_disabled_family_adds_no_job(tmp_path):
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    everything = dry_run_jobs()
     config["mt"]["enabled"] = False
-    (tmp_path / "off.yaml").write_text(yaml.safe_dump(config))
-    jobs = dry_run_jobs("--configfile", str(tmp_path / "off.yaml"))
+    (tmp_path / "mt_off.yaml").write_text(yaml.safe_dump(config))
+    jobs = dry_run_jobs("--configfile", str(tmp_path / "mt_off.yaml"))
     assert not [rule for rule in jobs if rule.startswith("mt_")], jobs
-    assert jobs.get("total", 0) <= 1, "at most the empty rule all"
+    assert jobs["download"] == everything["download"] - len(config["mt"]["downloads"]), "nor MT downloads"
+    for family in config:
+        config[family]["enabled"] = False
+    (tmp_path / "all_off.yaml").write_text(yaml.safe_dump(config))
+    jobs = dry_run_jobs("--configfile", str(tmp_path / "all_off.yaml"))
+    assert jobs.get("total", 0) <= 1, f"at most the empty rule all: {jobs}"
 
 
 def test_lint_is_clean():

@@ -65,9 +65,7 @@ rule pss_embed:
         sentences=expand("results/pss/sets/{set}.tsv", set=PSS_SETS),
         model=pss_model_input,
     output:
-        expand(
-            "results/pss/embeddings/{{encoder}}/{{pooling}}/{set}.npy", set=PSS_SETS
-        ),
+        expand("results/pss/embeddings/{{encoder}}/{{pooling}}/{set}.npy", set=PSS_SETS),
     log:
         "results/logs/pss/pss_embed/{encoder}.{pooling}.log",
     benchmark:
