@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from natcomp.noncompsst.cli import main
+from natcomp.cli import main
 from natcomp.noncompsst.pipeline import (
     make_demo_release,
     planted_share,

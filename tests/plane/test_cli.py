@@ -5,7 +5,7 @@ import json
 import pytest
 
 from natcomp.errors import InputError
-from natcomp.plane.cli import main
+from natcomp.cli import main
 from natcomp.plane.corpus import CorpusSettings, generate_corpus, write_corpus
 from natcomp.plane.adjectives import DEFAULT_ADJECTIVES, load_adjectives
 from natcomp.plane.pipeline import build_resource, read_items

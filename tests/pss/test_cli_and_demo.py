@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from natcomp.pss import clean_pairs, read_pairs
-from natcomp.pss.cli import main
+from natcomp.cli import main
 from natcomp.pss.demo import YELP_FILES, generate_demo_yelp, write_demo_yelp
 from natcomp.sst_demo import compose_polarity
 from natcomp.tsv import read_tsv

@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from natcomp.tre.cli import main
+from natcomp.cli import main
 from natcomp.tre.correlation import correlate, scatter_figure
 from natcomp.tsv import read_tsv
 

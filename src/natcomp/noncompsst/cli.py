@@ -19,12 +19,11 @@ import argparse
 import logging
 import math
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
 from natcomp.errors import NatcompError
 
-__all__ = ["add_subcommands", "main"]
+__all__ = ["add_subcommands"]
 
 
 def _setup_logging(verbose: bool) -> logging.Logger:
@@ -230,19 +229,3 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--out", type=Path, help="also write the scores as a one-row TSV")
     p.add_argument("--quiet", action="store_true")
     p.set_defaults(func=_evaluate)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``python -m natcomp.noncompsst.cli noncompsst ...`` (the same commands as ``natcomp noncompsst``)."""
-    parser = argparse.ArgumentParser(prog="natcomp")
-    add_subcommands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except NatcompError as error:
-        print(f"natcomp: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())

@@ -109,21 +109,3 @@ def _cmd_check_released(args) -> int:
                     roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"), cross_role=one_it)
         print(f"{args.train} / {args.files[0]}: disjoint and balanced")
     return 0
-
-
-def main(argv=None) -> int:
-    """Stand-alone entry point (``python -m natcomp.plane.cli``) until the main CLI wires it in."""
-    from natcomp.errors import NatcompError
-
-    parser = argparse.ArgumentParser(prog="natcomp")
-    add_subcommands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except NatcompError as error:
-        print(f"natcomp: error: {error}", file=sys.stderr)
-        return 2
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -14,12 +14,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from natcomp.errors import InputError, NatcompError
+from natcomp.errors import InputError
 
-__all__ = ["add_subcommands", "main"]
+__all__ = ["add_subcommands"]
 
 
 def _cmd_clean(args: argparse.Namespace) -> int:
@@ -98,15 +97,3 @@ def add_subcommands(subparsers) -> None:
     score.add_argument("--accuracy", type=float, help="the system's test accuracy in percent (for relative PSS)")
     score.add_argument("--out", type=Path, help="write the scores as a one-row TSV")
     score.set_defaults(func=_cmd_score)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``natcomp pss ...`` on its own (the same handling of errors as ``natcomp``)."""
-    parser = argparse.ArgumentParser(prog="natcomp")
-    add_subcommands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except NatcompError as error:
-        print(f"natcomp: error: {error}", file=sys.stderr)
-        return 2

@@ -13,12 +13,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 
-from natcomp.errors import InputError, NatcompError
+from natcomp.errors import InputError
 
-__all__ = ["add_subcommands", "main"]
+__all__ = ["add_subcommands"]
 
 
 def _trees(args):
@@ -97,15 +96,3 @@ def add_subcommands(subparsers) -> None:
     fit.add_argument("--seed", type=int, default=0)
     fit.add_argument("--device", default="auto", help="auto (GPU when there is one), cpu or cuda")
     fit.set_defaults(func=_cmd_fit)
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """``natcomp tre ...`` on its own (the same handling of errors as ``natcomp``)."""
-    parser = argparse.ArgumentParser(prog="natcomp")
-    add_subcommands(parser.add_subparsers(dest="command", required=True))
-    args = parser.parse_args(argv)
-    try:
-        return args.func(args)
-    except NatcompError as error:
-        print(f"natcomp: error: {error}", file=sys.stderr)
-        return 2
