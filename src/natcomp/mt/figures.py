@@ -13,7 +13,7 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 
 from natcomp.files import atomic_path  # noqa: E402
-from natcomp.mt.tables import CONDITION_NAMES, DATA_TYPES  # noqa: E402
+from natcomp.mt.registry import CONDITION_NAMES, DATA_TYPES  # noqa: E402
 
 
 def _save(figure: plt.Figure, path: str | Path) -> None:
