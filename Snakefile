@@ -6,7 +6,12 @@ from snakemake.utils import min_version
 min_version("9.20")
 
 
-configfile: "config/config.yaml"
+# A run uses exactly the config it names: config/config.yaml (the demo) only when no
+# --configfile is given, so a named config is not merged into the demo's settings (it
+# is found from any working directory: --directory runs/NAME).
+if not workflow.overwrite_configfiles:
+
+    configfile: f"{workflow.basedir}/config/config.yaml"
 
 
 report: "workflow/report/workflow.rst"
@@ -14,6 +19,7 @@ report: "workflow/report/workflow.rst"
 
 include: "workflow/rules/common.smk"
 include: "workflow/rules/download.smk"
+include: "workflow/rules/run.smk"
 
 
 if family_enabled("mt"):

@@ -4,6 +4,7 @@ import hashlib
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,9 +15,15 @@ from workflow_copy import copy_workflow
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
 pytestmark = pytest.mark.workflow
+FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
+# Dry runs plan in a run folder of their own (--directory), so they neither depend on nor
+# touch the repository's results/ (which may hold a demo: a paper plan there is refused).
+DRY_RUN_DIR = Path(tempfile.mkdtemp(prefix="natcomp-dry-runs-"))
 
 
 def snakemake(*args, cwd=REPO, check=True):
+    if cwd == REPO and "--directory" not in args:
+        args = ("--directory", str(DRY_RUN_DIR), *args)
     result = subprocess.run([*SNAKEMAKE, *args], cwd=cwd, capture_output=True, text=True)
     if check and result.returncode != 0:
         raise AssertionError(f"snakemake {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
@@ -53,7 +60,7 @@ def test_paper_dry_run():
     assert jobs["mt_apply_bpe_train_chunk"] == 128
     assert "mt_demo_corpus" not in jobs
     paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
-    assert jobs["download"] == sum(len(section.get("downloads", {})) for section in paper.values()), (
+    assert jobs["download"] == sum(len(paper[family].get("downloads", {})) for family in FAMILIES), (
         "every release archive of every family, once"
     )
     assert jobs["mt_translate"] == 15 + 5 * 3 * 10
@@ -68,11 +75,11 @@ def test_a_disabled_family_adds_no_job(tmp_path):
     jobs = dry_run_jobs("--configfile", str(tmp_path / "mt_off.yaml"))
     assert not [rule for rule in jobs if rule.startswith("mt_")], jobs
     assert jobs["download"] == everything["download"] - len(config["mt"]["downloads"]), "nor MT downloads"
-    for family in config:
+    for family in FAMILIES:
         config[family]["enabled"] = False
     (tmp_path / "all_off.yaml").write_text(yaml.safe_dump(config))
     jobs = dry_run_jobs("--configfile", str(tmp_path / "all_off.yaml"))
-    assert jobs.get("total", 0) <= 1, f"at most the empty rule all: {jobs}"
+    assert set(jobs) <= {"all", "run_config", "total"}, f"only the record of the run's config: {jobs}"
 
 
 def test_lint_is_clean():
@@ -92,12 +99,31 @@ def test_snakefmt_is_clean():
 @pytest.mark.parametrize(
     ("patch", "message"),
     [
-        ("mt:\n  seeds: [1]\n  sizez: {small: 10}\n", "Additional properties are not allowed ('sizez' was unexpected)"),
-        ("mt:\n  seeds: one\n", "'one' is not of type 'array'"),
-        ("mt:\n  preprocess: {chunks: 0}\n", "0 is less than the minimum of 1"),
+        ("mt:\n  seeds: [1]\n  sizez: {small: 10}\n", "config mt.sizez: unknown key (did you mean 'sizes'?)"),
+        ("mt:\n  seeds: one\n", "config mt.seeds: 'one' is not a list"),
+        ("mt:\n  preprocess: {chunks: 0}\n", "config mt.preprocess.chunks: 0: expected >= 1"),
+        ("mt:\n  translate: {beams: 5}\n", "config mt.translate.beams: unknown key (did you mean 'beam'?)"),
+        ("mt:\n  translate: {beam: five}\n", "config mt.translate.beam: 'five' is not an integer"),
+        (
+            "mt:\n  train: {fairseq: {arch: transformer, max-epochs: 3}, epoch_checkpoints: {small: [1], full: [1]}}\n",
+            "config mt.train.fairseq.max-epochs: fairseq-train has no option --max-epochs; did you mean 'max-epoch'?",
+        ),
+        (
+            "mt:\n  train: {fairseq: {arch: transformer, max-epoch: 3}, epoch_checkpoints: {small: [2, 4], full: [1]}}\n",
+            "config mt.train.fairseq.max-epoch: 3 is below the last kept epoch checkpoint of size small",
+        ),
+        (
+            "mt:\n  train: {fairseq: {arch: transformer, seed: 3}, epoch_checkpoints: {small: [1], full: [1]}}\n",
+            "config mt.train.fairseq.seed: is set by the workflow for each model",
+        ),
+        (
+            "mt:\n  sizes: {small: 10, medium: 20, full: all}\n",
+            "config mt.train.epoch_checkpoints: no entry for corpus size(s) ['medium']",
+        ),
     ],
 )
-def test_config_errors_are_clear(tmp_path, patch, message):
+def test_config_errors_are_one_line(tmp_path, patch, message):
+    """A config mistake stops the dry run with one line naming the dotted key (no schema dump)."""
     config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
     for key, value in yaml.safe_load(patch)["mt"].items():
         config["mt"][key] = value
@@ -105,16 +131,47 @@ def test_config_errors_are_clear(tmp_path, patch, message):
     path.write_text(yaml.safe_dump(config))
     result = snakemake("-n", "--configfile", str(path), check=False)
     assert result.returncode != 0
-    assert message in result.stdout + result.stderr
+    output = result.stdout + result.stderr
+    assert f"natcomp: {message}" in output, output[-3000:]
+    assert len(output.strip().splitlines()) <= 2, f"one line (after Snakemake's profile note):\n{output}"
 
 
-def test_missing_epoch_checkpoints_for_a_size(tmp_path):
-    config = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
-    config["mt"]["sizes"]["medium"] = 100
-    path = tmp_path / "bad.yaml"
-    path.write_text(yaml.safe_dump(config))
-    result = snakemake("-n", "--configfile", str(path), check=False)
-    assert "config mt.train.epoch_checkpoints: no entry for corpus size(s) ['medium']" in result.stdout + result.stderr
+def test_a_named_config_is_used_alone(tmp_path):
+    """--configfile replaces the demo config: nothing of config.yaml leaks into the paper run
+    (its fairseq options are Transformer-base, not the demo's 2-layer model), and a size
+    deleted from a copy of a config adds no job."""
+    run = tmp_path / "paper"
+    snakemake("--cores", "1", "--directory", str(run), "--configfile", "config/paper.yaml", "--", "results/config.yaml")
+    used = yaml.safe_load((run / "results" / "config.yaml").read_text())
+    fairseq = used["mt"]["train"]["fairseq"]
+    assert fairseq["arch"] == "transformer_wmt_en_de" and fairseq["share-all-embeddings"] is True
+    assert not {"encoder-layers", "encoder-embed-dim", "max-epoch", "num-workers"} & set(fairseq), fairseq
+    assert "tiny_random" not in used["pss"]["encoders"] and "tiny" not in used["noncompsst"]["models"]
+    assert used["run_name"] == "paper" and (run / "results" / "run_name.txt").read_text() == "paper\n"
+
+    paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    del paper["mt"]["sizes"]["medium"], paper["mt"]["train"]["epoch_checkpoints"]["medium"]
+    (tmp_path / "two_sizes.yaml").write_text(yaml.safe_dump(paper))
+    jobs = dry_run_jobs("--configfile", str(tmp_path / "two_sizes.yaml"))
+    assert jobs["mt_train"] == 10, "2 sizes x 5 seeds"
+
+
+def test_a_folder_holds_one_run(tmp_path):
+    """The paper plan in a folder holding the demo's results stops and names the way out;
+    in a folder of its own (any working directory) it plans."""
+    demo = tmp_path / "demo"
+    (demo / "results").mkdir(parents=True)
+    (demo / "results" / "run_name.txt").write_text("demo\n")
+    result = snakemake("-n", "--directory", str(demo), "--configfile", "config/paper.yaml", check=False)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "natcomp: config run_name: " in output and "holds the run 'demo', this config is the run 'paper'" in output
+    assert "snakemake --directory runs/paper --configfile" in output
+    paper = snakemake("-n", "--directory", str(tmp_path / "paper"), "--configfile", "config/paper.yaml")
+    assert "This was a dry-run" in paper.stdout + paper.stderr
+    assert (tmp_path / "paper" / "resources").resolve() == (REPO / "resources").resolve()
+    again = snakemake("-n", "--directory", str(demo))
+    assert "This was a dry-run" in again.stdout + again.stderr, "the demo itself still plans there"
 
 
 def test_missing_resource_file_is_named(tmp_path):

@@ -94,6 +94,31 @@ def test_changed_settings_restart_training(tmp_path):
     assert not (work / "checkpoint_last.pt").exists()
 
 
+def test_a_training_not_resumed_is_kept_until_the_new_one_saves_a_checkpoint(tmp_path):
+    """Changed settings start afresh, but the earlier training is only set aside: the new
+    run may fail before it has anything, and going back to the earlier settings resumes it."""
+    import torch
+
+    work = tmp_path / "work"
+    previous = nmt.previous_workdir(work)
+    nmt.prepare_workdir(work, {"argv": ["a"]})
+    torch.save({"epoch": 3}, work / "checkpoint_last.pt")
+    torch.save({"epoch": 3}, work / "checkpoint3.pt")
+
+    assert nmt.prepare_workdir(work, {"argv": ["b"]}) is False
+    assert (previous / "checkpoint3.pt").exists() and not (work / "checkpoint_last.pt").exists()
+    # The "b" run failed before its first checkpoint; "a" again resumes the set-aside run.
+    assert nmt.prepare_workdir(work, {"argv": ["a"]}) is True
+    assert torch.load(work / "checkpoint_last.pt")["epoch"] == 3 and not previous.exists()
+
+    nmt.prepare_workdir(work, {"argv": ["b"]})
+    # An empty failed run set aside must not replace the kept one.
+    nmt.prepare_workdir(work, {"argv": ["c"]})
+    assert (previous / "checkpoint3.pt").exists()
+    nmt.discard_previous(work)
+    assert not previous.exists()
+
+
 def test_unknown_architecture_is_named_before_any_work(databin, tmp_path):
     with pytest.raises(ConfigError, match=r"mt.train.fairseq.arch: fairseq has no model architecture "
                        r"'transformer_wmt_en_dee'; did you mean 'transformer_wmt_en_de'"):
@@ -118,20 +143,37 @@ def test_cut_off_last_checkpoint_resumes_from_the_newest_whole_epoch_checkpoint(
 
     work = tmp_path / "work"
     nmt.prepare_workdir(work, {"argv": ["a"]})
-    for epoch in (2, 4):
+    for epoch in (2, 4, 6, 10):
         torch.save({"epoch": epoch}, work / f"checkpoint{epoch}.pt")
-    whole = (work / "checkpoint4.pt").read_bytes()
+    whole = (work / "checkpoint10.pt").read_bytes()
     (work / "checkpoint_last.pt").write_bytes(whole[: len(whole) // 2])  # killed mid-copy
     assert not nmt.is_whole_checkpoint(work / "checkpoint_last.pt")
-    (work / "checkpoint4.pt").write_bytes(whole[:100])  # cut off too: fall back to epoch 2
+    (work / "checkpoint10.pt").write_bytes(whole[:100])  # cut off too: fall back to epoch 6, not 2 or 4
     assert nmt.prepare_workdir(work, {"argv": ["a"]}) is True
-    assert (work / "checkpoint_last.pt").read_bytes() == (work / "checkpoint2.pt").read_bytes()
+    assert torch.load(work / "checkpoint_last.pt")["epoch"] == 6
 
-    for epoch in (2, 4):
+    for epoch in (2, 4, 6, 10):
         (work / f"checkpoint{epoch}.pt").unlink()
     (work / "checkpoint_last.pt").write_bytes(whole[:100])
     assert nmt.prepare_workdir(work, {"argv": ["a"]}) is False, "nothing whole is left: start afresh"
     assert not (work / "checkpoint_last.pt").exists()
+
+
+def test_a_mistyped_option_stops_before_the_trained_model_is_touched(databin, tmp_path):
+    import torch
+
+    work = tmp_path / "work"
+    nmt.prepare_workdir(work, {"argv": ["a"]})
+    torch.save({"epoch": 4}, work / "checkpoint_best.pt")
+    (work / nmt.FINISHED_STAMP).touch()
+    before = sorted(p.name for p in work.iterdir())
+    with pytest.raises(ConfigError, match=r"mt.train.fairseq.max-epochs: fairseq-train has no option --max-epochs; "
+                       r"did you mean 'max-epoch'\?"):
+        nmt.train(databin / "bin", work, tmp_path / "best.pt", tmp_path / "e.tsv", [1],
+                  {**OPTIONS, "max-epochs": 4}, 1, "en", "nl")
+    assert sorted(p.name for p in work.iterdir()) == before
+    with pytest.raises(ConfigError, match=r"mt.train.fairseq.lr: fairseq-train refuses it: .*invalid value: 'fast'"):
+        nmt.check_fairseq_options({**OPTIONS, "lr": "fast"})
 
 
 def test_train_keeps_requested_epochs_and_translates(databin, tmp_path, monkeypatch):

@@ -12,14 +12,45 @@ _SRC = str(Path(workflow.basedir) / "src")
 if _SRC not in sys.path:
     sys.path.insert(0, _SRC)
 
-FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
+from natcomp.configcheck import check_config, load_schema
+from natcomp.errors import ConfigError
+from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
 
-# The top-level schema knows the families; each section has a schema of its own (a $ref
-# would not fill in the section's defaults).
+FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
+CONFIG_DIR = Path(workflow.basedir) / "config"
+
+
+def stop_on_config_error(check, *args, **kwargs):
+    """Run a config check; a problem ends the run with one line naming the key."""
+    try:
+        return check(*args, **kwargs)
+    except ConfigError as error:
+        sys.exit(f"natcomp: {error}")
+
+
+# One-line errors first (natcomp.configcheck), then Snakemake's validate, which fills in
+# the defaults. The top-level schema knows the families; each section has a schema of its
+# own (a $ref would not fill in the section's defaults).
+stop_on_config_error(check_config, config, load_schema(CONFIG_DIR / "schema.yaml"))
 validate(config, schema="../../config/schema.yaml", set_default=True)
 for _family in FAMILIES:
     if _family in config:
+        _schema = CONFIG_DIR / "schema" / f"{_family}.yaml"
+        stop_on_config_error(
+            check_config, config[_family], load_schema(_schema), _family
+        )
         validate(config[_family], schema=f"../../config/schema/{_family}.yaml")
+
+# One run per folder (natcomp.runs): results/ of this working directory must belong to
+# this run; a run folder elsewhere sees the repository's resources/ under the same name.
+stop_on_config_error(
+    check_run_folder, Path.cwd(), config["run_name"], workflow.overwrite_configfiles
+)
+link_shared_resources(Path.cwd(), workflow.basedir)
+
+
+onstart:
+    claim_run_folder(Path.cwd(), config["run_name"])
 
 
 #: family -> function giving its final outputs; each enabled family's common.smk adds itself

@@ -67,6 +67,37 @@ def check_architecture(name: object) -> None:
     raise ConfigError("mt.train.fairseq.arch", f"fairseq has no model architecture {name!r}; {hint}")
 
 
+#: fairseq-train options the workflow sets itself (per model, from the rule's wildcards)
+WORKFLOW_FAIRSEQ_OPTIONS = ("save-dir", "seed", "source-lang", "target-lang")
+
+
+def check_fairseq_options(options: Mapping[str, object]) -> None:
+    """Parse ``options`` with fairseq-train's own parser (architecture, task, optimizer,
+    scheduler and criterion options included); raise :class:`ConfigError` naming the
+    first bad option and the closest valid one. Costs the import of fairseq (~4 s)."""
+    from fairseq import options as fairseq_options_module
+
+    check_architecture(options.get("arch"))
+    parser = fairseq_options_module.get_training_parser()
+
+    def fail(message: str) -> None:
+        match = re.search(r"argument (--[\w-]+)", message)
+        key = "mt.train.fairseq" + (f".{match.group(1)[2:]}" if match else "")
+        raise ConfigError(
+            key, "fairseq-train refuses it: " + message.replace("invalid <lambda> value", "invalid value")
+        )
+
+    parser.error = fail  # argparse would print the whole usage and exit
+    _, unknown = fairseq_options_module.parse_args_and_arch(parser, ["DATA", *fairseq_argv(options)], parse_known=True)
+    flags = [token for token in unknown if token.startswith("--")]
+    if flags:
+        valid = {flag[2:] for action in parser._actions for flag in action.option_strings if flag.startswith("--")}
+        name = flags[0][2:]
+        close = difflib.get_close_matches(name, sorted(valid), n=1)
+        hint = f"; did you mean '{close[0]}'?" if close else ""
+        raise ConfigError(f"mt.train.fairseq.{name}", f"fairseq-train has no option --{name}{hint}")
+
+
 def fairseq_argv(options: Mapping[str, object]) -> list[str]:
     """Turn ``{"adam-betas": "(0.9, 0.98)", "share-all-embeddings": True}`` into CLI args.
 
@@ -90,26 +121,63 @@ def prepare_workdir(workdir: Path, fingerprint: Mapping[str, object]) -> bool:
     """Keep ``workdir`` for resumption only if an unfinished training with the same
     settings left it.
 
+    A training folder is never deleted before the new training has written a
+    checkpoint: one that is not resumed is moved to ``<workdir>.previous``
+    (:func:`discard_previous` removes it once the new run has saved its first epoch), and
+    an unfinished ``.previous`` training with the wanted settings is resumed.
     Returns True when training resumes from an earlier ``checkpoint_last.pt``.
     """
     workdir.mkdir(parents=True, exist_ok=True)
-    stamp = workdir / ARGS_FINGERPRINT
     wanted = json.dumps(fingerprint, sort_keys=True, indent=1)
+    previous = previous_workdir(workdir)
+    if _fingerprint(previous) == wanted and not _has_checkpoints(workdir) and not (previous / FINISHED_STAMP).exists():
+        log.warning("resuming the unfinished training set aside in %s", previous)
+        shutil.rmtree(workdir)
+        previous.rename(workdir)
     restart = None
     if (workdir / FINISHED_STAMP).exists():
         restart = "the previous training in %s finished; training again from scratch"
-    elif stamp.exists() and stamp.read_text() != wanted:
+    elif _fingerprint(workdir) not in (None, wanted):
         restart = "training settings changed since %s was written: starting from scratch"
     if restart:
         log.warning(restart, workdir)
-        shutil.rmtree(workdir)
+        if _has_checkpoints(workdir):
+            # Not deleted yet: the new run may fail before it has anything to show.
+            if previous.exists():
+                shutil.rmtree(previous)
+            workdir.rename(previous)
+            log.warning("the earlier training is kept in %s until the new one saves its first epoch", previous)
+        else:
+            shutil.rmtree(workdir)
         workdir.mkdir(parents=True)
     last = workdir / "checkpoint_last.pt"
     if last.exists() and not is_whole_checkpoint(last):
         _replace_cut_off_last_checkpoint(workdir)
     resumes = last.exists()
-    stamp.write_text(wanted)
+    (workdir / ARGS_FINGERPRINT).write_text(wanted)
     return resumes
+
+
+def previous_workdir(workdir: Path) -> Path:
+    """Where :func:`prepare_workdir` keeps a training it does not resume."""
+    return workdir.with_name(workdir.name + ".previous")
+
+
+def discard_previous(workdir: Path) -> None:
+    """Delete the training set aside for ``workdir``: the new one has saved a checkpoint."""
+    previous = previous_workdir(Path(workdir))
+    if previous.exists():
+        log.info("the new training saved a checkpoint: deleting the earlier one in %s", previous)
+        shutil.rmtree(previous)
+
+
+def _fingerprint(workdir: Path) -> str | None:
+    stamp = workdir / ARGS_FINGERPRINT
+    return stamp.read_text() if stamp.exists() else None
+
+
+def _has_checkpoints(workdir: Path) -> bool:
+    return workdir.exists() and any(workdir.glob("checkpoint*.pt"))
 
 
 def is_whole_checkpoint(path: str | Path) -> bool:
@@ -131,7 +199,9 @@ def _replace_cut_off_last_checkpoint(workdir: Path) -> None:
     for epoch in epochs:
         candidate = workdir / f"checkpoint{epoch}.pt"
         if is_whole_checkpoint(candidate):
-            log.warning("%s is cut off (its job was killed while fairseq copied it); resuming from %s", last, candidate.name)
+            log.warning(
+                "%s is cut off (its job was killed while fairseq copied it); resuming from %s", last, candidate.name
+            )
             with atomic_path(last) as tmp:
                 shutil.copyfile(candidate, tmp)
             return
@@ -164,14 +234,23 @@ def train(
     import torch
 
     allow_fairseq_checkpoint_classes()
-    check_architecture(options.get("arch"))
+    # Before the model's folder is touched: a bad option must not cost a trained model.
+    check_fairseq_options(options)
     workdir = Path(workdir)
     keep = sorted(int(e) for e in keep_epochs)
+    if keep and int(options.get("max-epoch") or 0) and int(options["max-epoch"]) < keep[-1]:
+        raise ConfigError(
+            "mt.train.fairseq.max-epoch",
+            f"{options['max-epoch']} is below the last requested checkpoint epoch {keep[-1]}",
+        )
     argv = [
         str(databin),
-        "--source-lang", source_lang,
-        "--target-lang", target_lang,
-        "--seed", str(seed),
+        "--source-lang",
+        source_lang,
+        "--target-lang",
+        target_lang,
+        "--seed",
+        str(seed),
         *fairseq_argv(options),
     ]
     if not torch.cuda.is_available():
@@ -179,8 +258,6 @@ def train(
         torch.set_num_threads(threads)
     prepare_workdir(workdir, {"argv": argv, "keep_epochs": keep})
     argv += ["--save-dir", str(workdir)]
-    if keep and int(options.get("max-epoch") or 0) and int(options["max-epoch"]) < keep[-1]:
-        raise ValueError(f"max-epoch {options['max-epoch']} is below the last requested checkpoint epoch {keep[-1]}")
 
     _run_fairseq_train(argv, keep_epochs=set(keep), min_epoch=keep[-1] if keep else 0)
 
@@ -235,6 +312,7 @@ def _run_fairseq_train(argv: list[str], keep_epochs: set[int], min_epoch: int) -
 
     def save_and_prune(ckpt_cfg, trainer, epoch_itr, val_loss):
         result = original_save(ckpt_cfg, trainer, epoch_itr, val_loss)
+        discard_previous(Path(ckpt_cfg.save_dir))
         epoch = epoch_itr.epoch
         path = Path(ckpt_cfg.save_dir) / f"checkpoint{epoch}.pt"
         if epoch not in keep_epochs and path.exists():

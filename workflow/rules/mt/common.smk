@@ -1,8 +1,8 @@
 # MT family: config shortcuts, input functions and the family's final outputs. The tests,
 # their data types and the checkpoints they are scored on come from the test registry
 # (natcomp.mt.registry), not from lists kept here.
-from natcomp.errors import ConfigError
 from natcomp.mt import registry
+from natcomp.mt.config import check_mt_config
 
 MT = config["mt"]
 SRC, TRG = MT["source_lang"], MT["target_lang"]
@@ -12,17 +12,8 @@ SEEDS = MT["seeds"]
 CHUNKS = range(MT["preprocess"]["chunks"])
 EPOCHS = MT["train"]["epoch_checkpoints"]
 
-_missing_sizes = sorted(set(SIZES) - set(EPOCHS))
-if _missing_sizes:
-    raise ConfigError(
-        "mt.train.epoch_checkpoints",
-        f"no entry for corpus size(s) {_missing_sizes}; "
-        f"expected one list of epochs for each of mt.sizes ({', '.join(SIZES)})",
-    )
-try:
-    registry.check_data_types(MT["tests"]["data_types"])
-except ValueError as error:
-    raise ConfigError("mt.tests.data_types", str(error)) from None
+# Cross-key checks and fairseq's own parser on train.fairseq, before any job runs.
+stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")
 
 #: test -> the data types it runs on (config, else every data type the registry defines)
 TEST_DATA_TYPES = {

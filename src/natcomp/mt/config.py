@@ -1,0 +1,100 @@
+"""Checks of the MT config section that its schema cannot express.
+
+They run when the workflow is parsed, before any job, so a config that could only fail
+after hours of preprocessing or training (a mistyped fairseq option, ``max-epoch`` below
+the last kept epoch) stops the dry run with one line naming the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+from collections.abc import Mapping
+from pathlib import Path
+
+from natcomp.errors import ConfigError
+from natcomp.mt import registry
+
+log = logging.getLogger(__name__)
+
+
+def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
+    """Raise :class:`ConfigError` for the first cross-key problem of the ``mt`` section.
+
+    fairseq's own parser checks ``train.fairseq`` (see :func:`natcomp.mt.nmt.check_fairseq_options`);
+    a passing set of options is remembered in ``cache_dir``, so only the first dry run of a
+    config pays fairseq's import. Where fairseq is not installed (per-rule conda envs),
+    the training job makes the same check before it touches the model's folder.
+    """
+    sizes = list(mt["sizes"])
+    epochs = mt["train"]["epoch_checkpoints"]
+    missing = [size for size in sizes if size not in epochs]
+    if missing:
+        raise ConfigError(
+            "mt.train.epoch_checkpoints",
+            f"no entry for corpus size(s) {missing}; expected one list of epochs for each of mt.sizes "
+            f"({', '.join(sizes)})",
+        )
+    try:
+        registry.check_data_types(mt["tests"]["data_types"])
+    except ValueError as error:
+        raise ConfigError("mt.tests.data_types", str(error)) from None
+
+    options = mt["train"]["fairseq"]
+    from natcomp.mt.nmt import WORKFLOW_FAIRSEQ_OPTIONS
+
+    for name in WORKFLOW_FAIRSEQ_OPTIONS:
+        if name in options:
+            raise ConfigError(f"mt.train.fairseq.{name}", "is set by the workflow for each model; remove it here")
+    max_epoch = int(options.get("max-epoch") or 0)
+    for size in sizes:
+        if max_epoch and epochs[size] and max(epochs[size]) > max_epoch:
+            raise ConfigError(
+                "mt.train.fairseq.max-epoch",
+                f"{max_epoch} is below the last kept epoch checkpoint of size {size} "
+                f"(mt.train.epoch_checkpoints.{size} ends at {max(epochs[size])}); that checkpoint could never exist",
+            )
+    _check_fairseq_options_cached(options, cache_dir)
+
+
+def _check_fairseq_options_cached(options: Mapping, cache_dir: str | Path | None) -> None:
+    fairseq_version = _installed_version("fairseq-fixed", "fairseq")
+    if fairseq_version is None:
+        log.warning("fairseq is not installed here: its options are checked when training starts")
+        return
+    key = json.dumps({"fairseq": fairseq_version, "options": dict(options)}, sort_keys=True, default=str)
+    stamp = (
+        Path(cache_dir) / f"fairseq-options-{hashlib.sha256(key.encode()).hexdigest()[:16]}.ok" if cache_dir else None
+    )
+    if stamp is not None and stamp.exists():
+        return
+    from natcomp.mt.nmt import check_fairseq_options
+
+    # Importing fairseq configures the root logger (Snakemake's log lines would then
+    # appear twice) and logs notes about optional packages: both are undone.
+    handlers, level = list(logging.root.handlers), logging.root.level
+    fairseq_logger = logging.getLogger("fairseq")
+    fairseq_level = fairseq_logger.level
+    fairseq_logger.setLevel(logging.WARNING)
+    try:
+        check_fairseq_options(options)
+    finally:
+        logging.root.handlers[:] = handlers
+        logging.root.setLevel(level)
+        fairseq_logger.setLevel(fairseq_level)
+    if stamp is not None:
+        stamp.parent.mkdir(parents=True, exist_ok=True)
+        stamp.write_text(key + "\n", encoding="utf-8")
+
+
+def _installed_version(*distributions: str) -> str | None:
+    """The version of the first installed distribution (fairseq ships under two names)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    for name in distributions:
+        try:
+            return version(name)
+        except PackageNotFoundError:
+            continue
+    return None
