@@ -12,6 +12,9 @@ import pytest
 from natcomp.errors import InputError
 from natcomp.mt.lexicon import load_idioms, load_synonyms
 from natcomp.mt.scoring import (
+    CONDITIONS,
+    ITEM_COLUMNS,
+    OVERALL,
     edit_distance,
     is_overgeneralised,
     np_vp_consistent,
@@ -27,6 +30,7 @@ from natcomp.mt.scoring import (
     synonym_translation,
     tokens,
     unique_sources,
+    write_summary,
 )
 from natcomp.mt.consistency import _one_edit_apart
 
@@ -259,8 +263,20 @@ def test_score_substitutivity_and_overgeneralisation_with_resources():
     synonyms = load_synonyms(RESOURCES / "synonyms.tsv")
     items = pd.DataFrame(
         [
-            {"item": "a", "template": "1", "pair": "aeroplane/airplane", "source_a": "x aeroplane", "source_b": "x airplane"},
-            {"item": "b", "template": "1", "pair": "aeroplane/airplane", "source_a": "y aeroplane", "source_b": "y airplane"},
+            {
+                "item": "a",
+                "template": "1",
+                "pair": "aeroplane/airplane",
+                "source_a": "x aeroplane",
+                "source_b": "x airplane",
+            },
+            {
+                "item": "b",
+                "template": "1",
+                "pair": "aeroplane/airplane",
+                "source_a": "y aeroplane",
+                "source_b": "y airplane",
+            },
         ]
     )
     translations = {
@@ -331,6 +347,96 @@ def test_read_items_checks(tmp_path):
     frame = read_items(_write(tmp_path / "e.tsv", idioms), "overgeneralisation", {"by heart"})
     assert frame["idiom"].tolist() == ["by heart"] and frame["reference"].tolist() == [""]
     assert frame.attrs["lines"] == [2]
+
+
+@pytest.mark.parametrize(
+    ("test", "column"), [(test, column) for test, columns in ITEM_COLUMNS.items() for column in columns]
+)
+def test_read_items_rejects_a_file_without_a_required_column(tmp_path, test, column):
+    """Every required column is checked, ``reference`` too (it may be empty, not absent)."""
+    header = [c for c in ITEM_COLUMNS[test] if c != column]
+    values = {"condition": CONDITIONS.get(test, ("x",))[0], "pair": "aeroplane/airplane", "idiom": "by heart"}
+    path = _write(tmp_path / "items.tsv", [header, [values.get(c, f"{c} 1") for c in header]])
+    with pytest.raises(InputError) as error:
+        read_items(path, test)
+    assert error.value.path == str(path) and error.value.line == 1
+    assert f"missing column(s) {column};" in error.value.message
+    assert f"expected the columns {', '.join(ITEM_COLUMNS[test])}" in error.value.message
+
+
+def test_read_items_rejects_a_line_break_inside_a_source(tmp_path):
+    path = tmp_path / "items.tsv"
+    pd.DataFrame([{"item": "1", "template": "1", "condition": "s3", "source_a": "A\nB", "source_b": "C"}]).to_csv(
+        path, sep="\t", index=False
+    )
+    with pytest.raises(InputError, match="line break inside source_a") as error:
+        read_items(path, "s_conj", quoted="auto")
+    assert error.value.line == 2
+
+
+def test_read_items_and_translations_written_by_pandas(tmp_path):
+    items = pd.DataFrame(
+        [
+            {"item": "1", "template": "1", "condition": "s1_prime", "source_a": '"A1"', "source_b": "B\t1"},
+            {"item": "2", "template": "1", "condition": "s3", "source_a": '"A1"', "source_b": 'say "C1"'},
+        ]
+    )
+    items.to_csv(tmp_path / "items.tsv", sep="\t", index=False, encoding="utf-8-sig")
+    frame = read_items(tmp_path / "items.tsv", "s_conj", quoted="auto")
+    assert frame[list(items.columns)].to_dict("records") == items.to_dict("records")
+    sources = unique_sources(frame, "s_conj")
+    assert sources == ['"A1"', "B\t1", 'say "C1"']
+    translations = pd.DataFrame({"source": sources, "translation": ['"x"', "y\tz", 'zeg "w"']})
+    translations.to_csv(tmp_path / "hyp.tsv", sep="\t", index=False, encoding="utf-8-sig")
+    assert read_translations(tmp_path / "hyp.tsv", sources, quoted="auto") == dict(
+        zip(sources, translations["translation"])
+    )
+    with pytest.raises(InputError, match="expected 2 tab-separated fields"):  # read literally, split at its tab
+        read_translations(tmp_path / "hyp.tsv", sources, quoted=False)
+
+
+def test_lines_translations_with_a_byte_order_mark(tmp_path):
+    path = tmp_path / "hyp.txt"
+    path.write_text("\ufeffeen\r\ntwee\r\n", encoding="utf-8")
+    assert read_translations(path, ["one", "two"], "lines") == {"one": "een", "two": "twee"}
+
+
+def test_summarise_overall_rows_pool_items_not_groups(tmp_path):
+    labels = pd.DataFrame(
+        {
+            "template": ["1", "1", "1", "2", "2"],
+            "pair": ["a/b", "a/b", "c/d", "a/b", "c/d"],
+            "consistent": pd.array([True, False, True, True, pd.NA], dtype="boolean"),
+            "synonym_consistent": pd.array([True, True, False, True, True], dtype="boolean"),
+        }
+    )
+    summary = summarise(labels, ["template", "pair"], overall=True)
+    records = summary.to_dict("records")
+    assert [(r["template"], r["pair"], r["n"]) for r in records] == [
+        ("1", "a/b", 2),
+        ("1", "c/d", 1),
+        ("2", "a/b", 1),
+        ("2", "c/d", 0),
+        ("overall", "a/b", 3),
+        ("overall", "c/d", 1),
+        ("overall", "overall", 4),
+    ]
+    assert records[4]["consistency"] == pytest.approx(2 / 3)  # items of a/b over templates 1 and 2
+    assert records[-1]["consistency"] == pytest.approx(3 / 4)  # not the mean of the group means
+    assert records[-1]["synonym_consistency"] == pytest.approx(3 / 4)
+    assert summarise(labels, ["template", "pair"]).shape[0] == 4  # no pooled rows unless asked
+    assert summarise(labels, [], overall=True).to_dict("records") == summarise(labels, []).to_dict("records")
+    labels.loc[0, "template"] = OVERALL
+    with pytest.raises(ValueError, match="holds the value 'overall'"):
+        summarise(labels, ["template", "pair"], overall=True)
+
+
+def test_write_summary_rounds_to_four_places(tmp_path):
+    summary = pd.DataFrame({"pair": ["a/b"], "consistency": [2 / 3], "synonym_consistency": [pd.NA], "n": [3]})
+    write_summary(summary, tmp_path / "s.tsv")
+    assert (tmp_path / "s.tsv").read_text(
+        encoding="utf-8"
+    ) == "pair\tconsistency\tsynonym_consistency\tn\na/b\t0.6667\t\t3\n"
 
 
 def test_translations_lines_format_and_checks(tmp_path):

@@ -16,6 +16,11 @@ heart``). Translations (:func:`read_translations`) are either a TSV with the col
 are ignored) or, with ``fmt="lines"``, a plain text file with one translation per line,
 aligned with the unique source sentences of the items file in first-seen order
 (``source_a`` then ``source_b`` of each row, or ``source``; see :func:`unique_sources`).
+Both readers take ``quoted`` like :func:`natcomp.tsv.iter_tsv` (``"auto"`` reads files
+written by pandas' ``to_csv``); a UTF-8 byte-order mark is ignored.
+
+Summaries (:func:`summarise`) have one row per group and, with ``overall=True``, rows
+that pool the items over the leading group columns, marked :data:`OVERALL` there.
 """
 
 from __future__ import annotations
@@ -51,6 +56,7 @@ __all__ = [
     "ITEM_COLUMNS",
     "LABEL_METRICS",
     "MIN_FIRST_CONJUNCT",
+    "OVERALL",
     "TESTS",
     "edit_distance",
     "is_overgeneralised",
@@ -75,30 +81,40 @@ __all__ = [
 #: required columns of the items file of each test (from the registry)
 ITEM_COLUMNS: dict[str, tuple[str, ...]] = {name: test.item_columns for name, test in TESTS.items()}
 #: allowed values of the ``condition`` column (from the registry)
-CONDITIONS: dict[str, tuple[str, ...]] = {name: tuple(test.conditions) for name, test in TESTS.items() if test.conditions}
+CONDITIONS: dict[str, tuple[str, ...]] = {
+    name: tuple(test.conditions) for name, test in TESTS.items() if test.conditions
+}
 #: default grouping keys of the summary of each test (from the registry)
 GROUP_COLUMNS: dict[str, tuple[str, ...]] = {name: test.group_by for name, test in TESTS.items()}
 #: label column -> summary metric column, per test (from the registry)
 LABEL_METRICS: dict[str, dict[str, str]] = {name: dict(test.labels) for name, test in TESTS.items()}
+#: the value of the pooled group columns in a summary's overall rows
+OVERALL = "overall"
+#: the decimals of the scores in a summary file
+SUMMARY_FLOAT_FORMAT = "%.4f"
 
 
 # --------------------------------------------------------------------------------------
 # item files and translations
 
 
-def read_items(path: str | Path, test: str, entries: Collection[str] | None = None) -> pd.DataFrame:
+def read_items(
+    path: str | Path, test: str, entries: Collection[str] | None = None, *, quoted: bool | str = False
+) -> pd.DataFrame:
     """Read the items TSV of ``test``; every column is a string.
 
     Checks the required columns (:data:`ITEM_COLUMNS`), non-empty values (``reference``
-    may be empty), unique ``item`` ids, the ``condition`` values (:data:`CONDITIONS`) and,
-    when ``entries`` is given, that each ``pair``/``idiom`` names one of them. Raises
-    :class:`InputError` naming the file and line. The file path and the line number of
-    each row are kept in ``frame.attrs["path"]`` / ``frame.attrs["lines"]``.
+    may be empty), unique ``item`` ids, the ``condition`` values (:data:`CONDITIONS`),
+    source sentences without line breaks (possible only in a CSV-quoted file) and, when
+    ``entries`` is given, that each ``pair``/``idiom`` names one of them. Raises
+    :class:`InputError` naming the file and line. ``quoted`` is passed to
+    :func:`natcomp.tsv.iter_tsv`. The file path and the line number of each row are kept
+    in ``frame.attrs["path"]`` / ``frame.attrs["lines"]``.
     """
     spec = get_test(test)
     required = spec.item_columns
     non_empty = tuple(c for c in required if c != "reference")
-    rows = list(iter_tsv(path, required, non_empty=non_empty, strip=True))
+    rows = list(iter_tsv(path, required, non_empty=non_empty, strip=True, quoted=quoted))
     if not rows:
         raise InputError(path, f"no items; expected a row per item after the header ({', '.join(required)})")
     seen: dict[str, int] = {}
@@ -106,6 +122,11 @@ def read_items(path: str | Path, test: str, entries: Collection[str] | None = No
         if row["item"] in seen:
             raise InputError(path, f"duplicate item id {row['item']!r} (first on line {seen[row['item']]})", number)
         seen[row["item"]] = number
+        broken = [c for c in spec.source_columns if "\n" in row[c] or "\r" in row[c]]
+        if broken:
+            raise InputError(
+                path, f"line break inside {', '.join(broken)}; expected one source sentence on one line", number
+            )
         if spec.conditions and row["condition"] not in spec.conditions:
             raise InputError(
                 path,
@@ -134,7 +155,9 @@ def unique_sources(items: pd.DataFrame, test: str) -> list[str]:
     return list(dict.fromkeys(s for row in items[columns].itertuples(index=False) for s in row))
 
 
-def read_translations(path: str | Path, sources: Sequence[str], fmt: str = "tsv") -> dict[str, str]:
+def read_translations(
+    path: str | Path, sources: Sequence[str], fmt: str = "tsv", *, quoted: bool | str = False
+) -> dict[str, str]:
     """Map each of ``sources`` to its translation, read from ``path``.
 
     ``fmt="tsv"``: a TSV with the columns ``source`` and ``translation`` (extra columns and
@@ -142,9 +165,13 @@ def read_translations(path: str | Path, sources: Sequence[str], fmt: str = "tsv"
     translation). ``fmt="lines"``: one translation per line, aligned with ``sources`` (see
     :func:`unique_sources`); the line count must match. Raises :class:`InputError` for a
     missing column, a source without translation (naming the sentence) or a wrong count.
+    ``quoted`` applies to the TSV format (see :func:`natcomp.tsv.iter_tsv`); a byte-order
+    mark before the first line is ignored in both formats.
     """
     if fmt == "lines":
         lines = list(iter_lines(path, allow_empty=True))
+        if lines:
+            lines[0] = lines[0].removeprefix("\ufeff")
         if len(lines) != len(sources):
             raise InputError(
                 path,
@@ -156,7 +183,7 @@ def read_translations(path: str | Path, sources: Sequence[str], fmt: str = "tsv"
     if fmt != "tsv":
         raise ValueError(f"fmt must be 'tsv' or 'lines', not {fmt!r}")
     found: dict[str, tuple[str, int]] = {}
-    for number, row in iter_tsv(path, ("source", "translation"), non_empty=("source",), strip=True):
+    for number, row in iter_tsv(path, ("source", "translation"), non_empty=("source",), strip=True, quoted=quoted):
         source, translation = row["source"], row["translation"]
         if source in found and found[source][0] != translation:
             raise InputError(
@@ -284,6 +311,8 @@ def summarise(
     labels: pd.DataFrame,
     by: Sequence[str],
     metrics: Mapping[str, str] | None = None,
+    *,
+    overall: bool = False,
 ) -> pd.DataFrame:
     """Aggregate item labels per group: one row per value of ``by`` (first-seen order).
 
@@ -292,6 +321,12 @@ def summarise(
     scored when all its label columns are non-NA; each metric is the mean over the scored
     rows of its group and ``n`` their number (NA metric when ``n`` is 0). An empty ``by``
     gives a single overall row.
+
+    ``overall`` adds, after the groups, rows that pool the items (a mean over items, not
+    over groups) over the first ``k`` group columns for ``k = 1 .. len(by)``, with
+    :data:`OVERALL` in the pooled columns: for ``by=("template", "pair")`` one row per pair
+    over all templates, then one row over everything. A group value equal to
+    :data:`OVERALL` raises ``ValueError``.
     """
     if metrics is None:
         known = {label: metric for test in TESTS.values() for label, metric in test.labels.items()}
@@ -299,26 +334,50 @@ def summarise(
     if not metrics:
         raise ValueError("no label columns to summarise")
     by = list(by)
+    names = list(metrics.values())
     frame = pd.DataFrame({metric: labels[label].astype("Float64") for label, metric in metrics.items()})
     scored = frame.notna().all(axis=1)
     frame = frame.where(scored)
     frame["n"] = scored.astype(int)
-    if not by:
-        summary = pd.DataFrame([{**{m: frame[m].mean() for m in metrics.values()}, "n": int(frame["n"].sum())}])
-        return summary[[*metrics.values(), "n"]]
     for key in by:
         frame[key] = labels[key].to_numpy()
-    grouped = frame.groupby(by, sort=False, dropna=False)
-    summary = grouped[list(metrics.values())].mean()
-    summary["n"] = grouped["n"].sum().astype(int)
-    return summary.reset_index()[[*by, *metrics.values(), "n"]]
+        if overall and (frame[key].astype(str) == OVERALL).any():
+            raise ValueError(f"column {key} holds the value {OVERALL!r}, which marks the pooled rows of a summary")
+
+    def pool(keys: list[str]) -> pd.DataFrame:
+        if not keys:
+            return pd.DataFrame([{**{m: frame[m].mean() for m in names}, "n": int(frame["n"].sum())}])
+        grouped = frame.groupby(keys, sort=False, dropna=False)
+        table = grouped[names].mean()
+        table["n"] = grouped["n"].sum().astype(int)
+        return table.reset_index()
+
+    parts = [pool(by)]
+    if overall and by:
+        for k in range(1, len(by) + 1):
+            pooled = pool(by[k:])
+            for key in by[:k]:
+                pooled[key] = OVERALL
+            parts.append(pooled)
+    summary = pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+    return summary[[*by, *names, "n"]]
 
 
-def write_labels(labels: pd.DataFrame, path: str | Path) -> None:
-    """Write item labels as TSV, atomically: booleans as 1/0, NA as empty."""
-    write_tsv(path, labels)
+def write_labels(labels: pd.DataFrame, path: str | Path, *, quoted: bool | str = False) -> None:
+    """Write item labels as TSV, atomically: booleans as 1/0, NA as empty.
+
+    ``quoted`` as in :func:`natcomp.tsv.write_tsv` (``"auto"``: CSV-style quoting only when
+    a sentence holds a tab or a line break).
+    """
+    write_tsv(path, labels, quoted=quoted)
 
 
-def write_summary(summary: pd.DataFrame, path: str | Path) -> None:
-    """Write a summary as TSV, atomically (floats in full precision, NA empty)."""
-    write_tsv(path, summary)
+def write_summary(
+    summary: pd.DataFrame,
+    path: str | Path,
+    float_format: str | None = SUMMARY_FLOAT_FORMAT,
+    *,
+    quoted: bool | str = False,
+) -> None:
+    """Write a summary as TSV, atomically: scores with 4 decimals (``float_format``), NA empty."""
+    write_tsv(path, summary, float_format=float_format, quoted=quoted)

@@ -1,0 +1,315 @@
+"""The MT commands of the ``natcomp`` command line: ``score``, ``sources`` and ``fragments``.
+
+They are top-level commands (``natcomp score``, not ``natcomp mt score``), added by
+:func:`add_subcommands` like every family's group.
+
+``natcomp score --test T --items ITEMS.tsv --translations FILE --labels L.tsv --summary S.tsv``
+    Score the translations of one test's items (see :mod:`natcomp.mt.scoring`): a per-item
+    labels TSV, a per-group summary TSV with overall rows, and one result line on stdout.
+``natcomp sources --test T --items ITEMS.tsv [--output FILE]``
+    The unique source sentences of an items file, one per line, in the order
+    ``natcomp score --translations-format lines`` expects its translations.
+``natcomp fragments TREEBANK [--output FILE]``
+    The recurring Double-DOP fragments of a treebank with their exact counts (see
+    :mod:`natcomp.mt.semi_natural.fragments`), built in or with disco-dop, as ``fragment<TAB>count`` lines.
+
+Item and translation TSVs are read with ``--quoting auto`` by default: a file written
+with CSV-style quoting (pandas' ``to_csv(sep="\\t")``) is recognised by its quoted fields
+that need quoting (a doubled ``""``, a tab or a line break inside) or by a quoted header,
+and read as CSV; any other file is read as natcomp writes TSV, every field as it is, so a
+sentence that starts and ends with ``"`` keeps its quotes (:func:`natcomp.tsv.looks_csv_quoted`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from natcomp.errors import InputError, NatcompError
+
+__all__ = ["add_subcommands"]
+
+PROG = "natcomp"
+
+#: --quoting choices -> the ``quoted`` argument of natcomp.tsv's readers
+QUOTING = {"auto": "auto", "csv": True, "none": False}
+
+_QUOTING_HELP = (
+    "how to read the input TSVs: 'auto' (default) undoes CSV-style quoting, as written by "
+    "pandas' to_csv(sep='\\t'), only when the file evidently has it (a quoted field holding a doubled \"\", a "
+    "tab or a line break, or quoted column names) and otherwise reads every field as it is, so a sentence "
+    "that starts and ends with \" keeps its quotes; 'csv': always undo quoting; 'none': never"
+)
+
+
+def add_subcommands(subparsers) -> None:
+    """Register ``score``, ``sources`` and ``fragments`` on the ``natcomp`` sub-command parser."""
+    _add_score(subparsers)
+    _add_sources(subparsers)
+    _add_fragments(subparsers)
+
+
+def _add_items_arguments(parser: argparse.ArgumentParser) -> None:
+    from natcomp.mt.scoring import TESTS
+
+    parser.add_argument("--test", required=True, choices=TESTS, help="which test the items belong to")
+    parser.add_argument(
+        "--items",
+        required=True,
+        type=Path,
+        metavar="ITEMS.tsv",
+        help="items TSV of the test (e.g. results/mt/items/<test>/<data type>.tsv of a workflow run)",
+    )
+    parser.add_argument("--quoting", choices=tuple(QUOTING), default="auto", help=_QUOTING_HELP)
+
+
+# --------------------------------------------------------------------------------------
+# natcomp score
+
+
+def _add_score(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score translations of compositionality test items",
+        description=(
+            "Label every item of a test (np_vp, s_conj: consistency; substitutivity: consistency and "
+            "synonym consistency; overgeneralisation: literal keyword present) and summarise per template "
+            "and condition/pair/idiom, with rows that pool the items over all templates ('overall' in the "
+            "template column) and over everything ('overall' in every group column). Labels are written as "
+            "1/0, empty when an item is not scored; scores with 4 decimals. Outputs are unquoted TSV like every "
+            "natcomp table, CSV-quoted only when a sentence holds a tab or a line break (possible in a quoted "
+            "input). On success one line goes to stdout: the test, the number of items (and of scored items "
+            "where some are not scored) and the overall scores; run 'natcomp sources' for the sentences to "
+            "translate."
+        ),
+    )
+    _add_items_arguments(parser)
+    parser.add_argument(
+        "--translations",
+        required=True,
+        type=Path,
+        metavar="TRANSLATIONS",
+        help="TSV with the columns source, translation (default format), or one translation per line "
+        "(--translations-format lines)",
+    )
+    parser.add_argument(
+        "--translations-format",
+        choices=("tsv", "lines"),
+        default="tsv",
+        help="'lines': one translation per line, aligned with the unique source sentences of the items file "
+        "in first-seen order (source_a then source_b of each row, or source), the order 'natcomp sources' "
+        "writes them in",
+    )
+    parser.add_argument("--labels", required=True, type=Path, metavar="OUT_LABELS.tsv", help="per-item labels")
+    parser.add_argument("--summary", required=True, type=Path, metavar="OUT_SUMMARY.tsv", help="per-group scores")
+    parser.add_argument(
+        "--synonyms",
+        type=Path,
+        metavar="FILE",
+        help="synonym pairs (substitutivity; default: the synonyms.tsv shipped with natcomp)",
+    )
+    parser.add_argument(
+        "--idioms",
+        type=Path,
+        metavar="FILE",
+        help="idioms (overgeneralisation; default: the idioms.tsv shipped with natcomp)",
+    )
+    parser.add_argument(
+        "--substring-keywords",
+        action="store_true",
+        help="overgeneralisation: match keywords as substrings like the original code (default: whole tokens)",
+    )
+    parser.add_argument(
+        "--paraphrase-references-only",
+        action="store_true",
+        help="overgeneralisation: score only items whose reference contains no keyword (original natural-data "
+        "filter); every item then needs a reference",
+    )
+    parser.set_defaults(func=_cmd_score)
+
+
+def _shipped_list(name: str, flag: str) -> Path:
+    """The path of a word list shipped with natcomp, or an error that names the flag to pass instead."""
+    from natcomp.shipped import resource_path
+
+    try:
+        return resource_path(name)
+    except FileNotFoundError as error:
+        raise NatcompError(f"{error} Pass {flag} FILE to give the list yourself.") from None
+
+
+def _format_score(value: object) -> str:
+    import pandas as pd
+
+    return "n/a" if pd.isna(value) else f"{float(value):.4f}"
+
+
+def _cmd_score(args: argparse.Namespace) -> int:
+    from natcomp.mt import scoring
+    from natcomp.mt.lexicon import load_idioms, load_synonyms
+
+    if args.labels.resolve() == args.summary.resolve():
+        raise NatcompError("--labels and --summary must be different files")
+    if (args.substring_keywords or args.paraphrase_references_only) and args.test != "overgeneralisation":
+        raise NatcompError(
+            "--substring-keywords and --paraphrase-references-only apply to --test overgeneralisation only"
+        )
+    quoted = QUOTING[args.quoting]
+    synonyms = idioms = None
+    entries = None
+    if args.test == "substitutivity":
+        synonyms = load_synonyms(args.synonyms or _shipped_list("synonyms.tsv", "--synonyms"))
+        entries = {pair.name for pair in synonyms}
+    elif args.test == "overgeneralisation":
+        idioms = load_idioms(args.idioms or _shipped_list("idioms.tsv", "--idioms"))
+        entries = {idiom.idiom for idiom in idioms}
+
+    items = scoring.read_items(args.items, args.test, entries, quoted=quoted)
+    group_columns = scoring.GROUP_COLUMNS[args.test]
+    for line, row in zip(items.attrs["lines"], items[list(group_columns)].itertuples(index=False)):
+        for column, value in zip(group_columns, row):
+            if value == scoring.OVERALL:
+                raise InputError(
+                    args.items, f"{column} {value!r} is reserved for the summary's pooled rows; rename it", line
+                )
+    if args.paraphrase_references_only:
+        for line, reference in zip(items.attrs["lines"], items["reference"]):
+            if not str(reference).strip():
+                raise InputError(args.items, "empty reference; --paraphrase-references-only needs one per item", line)
+    sources = scoring.unique_sources(items, args.test)
+    translations = scoring.read_translations(args.translations, sources, args.translations_format, quoted=quoted)
+
+    labels = scoring.score_items(
+        items,
+        translations,
+        args.test,
+        synonyms=synonyms,
+        idioms=idioms,
+        substring_keywords=args.substring_keywords,
+        paraphrase_references_only=args.paraphrase_references_only,
+    )
+    metrics = scoring.LABEL_METRICS[args.test]
+    summary = scoring.summarise(labels, group_columns, metrics, overall=True)
+    # CSV-style quoting only where a sentence holds a tab or a line break (possible in a quoted input)
+    scoring.write_labels(labels, args.labels, quoted="auto")
+    scoring.write_summary(summary, args.summary, quoted="auto")
+
+    total = summary.iloc[-1]  # the row pooling every item
+    scored = int(total["n"])
+    counted = f"{len(items)} items" + ("" if scored == len(items) else f" ({scored} scored)")
+    scores = ", ".join(f"{name} {_format_score(total[name])}" for name in metrics.values())
+    print(f"{PROG} score: {args.test}, {counted}, {scores} (labels: {args.labels}, summary: {args.summary})")
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# natcomp sources
+
+
+def _add_sources(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "sources",
+        help="the unique source sentences of an items file, for translation",
+        description=(
+            "Write the unique source sentences of an items file, one per line, in first-seen order "
+            "(source_a then source_b of each row, or source): translate this file line by line with any "
+            "system and pass the result to 'natcomp score --translations-format lines'."
+        ),
+    )
+    _add_items_arguments(parser)
+    parser.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here (atomically); default: stdout")
+    parser.set_defaults(func=_cmd_sources)
+
+
+def _cmd_sources(args: argparse.Namespace) -> int:
+    from natcomp.files import write_lines
+    from natcomp.mt import scoring
+
+    items = scoring.read_items(args.items, args.test, quoted=QUOTING[args.quoting])
+    sources = scoring.unique_sources(items, args.test)
+    if args.output is None:
+        try:
+            sys.stdout.write("".join(sentence + "\n" for sentence in sources))
+            sys.stdout.flush()
+        except BrokenPipeError:  # e.g. '| head': the reader wants no more
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+            return 0
+        where = "stdout"
+    else:
+        write_lines(args.output, sources)
+        where = str(args.output)
+    print(f"{PROG} sources: {len(sources)} unique source sentences of {len(items)} items -> {where}", file=sys.stderr)
+    return 0
+
+
+# --------------------------------------------------------------------------------------
+# natcomp fragments
+
+
+def _add_fragments(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "fragments",
+        help="extract the recurring tree fragments of a treebank (Double-DOP)",
+        description=(
+            "Extract the maximal tree fragments shared by pairs of distinct trees of a treebank "
+            "(one bracketed tree per line) and count their exact occurrences. Output: one "
+            "'fragment<TAB>count' line per fragment, by count descending, frontier non-terminals written "
+            "'(NP )' (the format of 'discodop fragments --fmt=bracket')."
+        ),
+    )
+    parser.add_argument("treebank", type=Path, metavar="TREEBANK", help="bracketed trees, one per line")
+    parser.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here (atomically); default: stdout")
+    parser.add_argument(
+        "--backend",
+        choices=("builtin", "discodop", "auto"),
+        default="builtin",
+        help="builtin: natcomp's own extraction (default); discodop: run 'discodop fragments' (must be on "
+        "PATH); auto: discodop when available, else builtin",
+    )
+    parser.add_argument(
+        "--threads", type=int, default=1, metavar="N", help="processes for disco-dop (0: all CPUs; default 1)"
+    )
+    parser.set_defaults(func=_cmd_fragments)
+
+
+def _cmd_fragments(args: argparse.Namespace) -> int:
+    import time
+
+    from natcomp.mt.semi_natural import fragments as frag
+    from natcomp.trees import read_trees
+
+    if args.threads < 0:
+        raise NatcompError(f"--threads must be >= 0, not {args.threads}")
+    backend = args.backend
+    if backend == "auto":
+        backend = "discodop" if frag.discodop_available() else "builtin"
+    elif backend == "discodop" and not frag.discodop_available():
+        raise NatcompError(
+            "--backend discodop: the 'discodop' command is not on PATH (install disco-dop from its git "
+            "source); use --backend builtin or auto"
+        )
+    start = time.perf_counter()
+    if backend == "discodop":
+        fragments = frag.discodop_fragments(args.treebank, None, args.threads)
+        n_trees = None
+    else:
+        trees = read_trees(args.treebank)
+        if not trees:
+            raise InputError(args.treebank, "no trees")
+        n_trees = len(trees)
+        fragments = frag.extract_fragments(trees)
+    if args.output is None:
+        out = sys.stdout
+        for line in frag.format_fragments(fragments):
+            out.write(line + "\n")
+        out.flush()
+    else:
+        frag.write_fragments(fragments, args.output)
+    trees_note = "" if n_trees is None else f"{n_trees} trees, "
+    print(
+        f"{PROG} fragments: {trees_note}{len(fragments)} fragments ({backend}, {time.perf_counter() - start:.1f} s)",
+        file=sys.stderr,
+    )
+    return 0

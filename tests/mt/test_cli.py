@@ -1,0 +1,521 @@
+"""Tests of the MT commands of the command line (natcomp.mt.cli): ``natcomp score`` and ``natcomp sources``.
+
+``natcomp fragments`` is tested in test_fragments.py.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import pandas as pd
+import pytest
+
+import natcomp.shipped
+from natcomp.cli import main
+
+RESOURCES = Path(__file__).resolve().parents[2] / "resources"
+
+NP_VP_ITEMS = [
+    ["item", "template", "condition", "source_a", "source_b", "note"],
+    ["1", "1", "np_prime", "The girl sees the king .", "The boy sees the king .", "n1"],
+    ["2", "1", "np_prime", "The man sees the king .", "The woman sees the king .", "n2"],
+    ["3", "1", "vp_prime", "The girl sees the king .", "The girl sees the poet .", "n3"],
+    ["4", "2", "np_prime", "The man sees the king .", "The poet sees the king .", "n4"],
+]
+NP_VP_TRANSLATIONS = {
+    "The girl sees the king .": "Het meisje ziet de koning.",
+    "The boy sees the king .": "De jongen ziet de koning.",  # consistent (het/de)
+    "The man sees the king .": "De man ziet de koning.",
+    "The woman sees the king .": "De vrouw ziet de koning.",  # consistent
+    "The girl sees the poet .": "Het meisje ziet de dichter .",  # consistent
+    "The poet sees the king .": "De dichter bewondert de koning.",  # two words: inconsistent
+}
+NP_VP_SUMMARY = [
+    ["template", "condition", "consistency", "n"],
+    ["1", "np_prime", "1.0000", "2"],
+    ["1", "vp_prime", "1.0000", "1"],
+    ["2", "np_prime", "0.0000", "1"],
+    ["overall", "np_prime", "0.6667", "3"],
+    ["overall", "vp_prime", "1.0000", "1"],
+    ["overall", "overall", "0.7500", "4"],
+]
+
+SUBSTITUTIVITY_ITEMS = [
+    ["item", "template", "pair", "source_a", "source_b"],
+    ["1", "1", "doughnut/donut", "The man eats the doughnut .", "The man eats the donut ."],
+    ["2", "1", "doughnut/donut", "The king eats the doughnut .", "The king eats the donut ."],
+    ["3", "2", "aeroplane/airplane", "I travel by aeroplane .", "I travel by airplane ."],
+]
+SUBSTITUTIVITY_TRANSLATIONS = {
+    "The man eats the doughnut .": "De man eet de donut.",
+    "The man eats the donut .": "De man eet de ezel.",
+    "The king eats the doughnut .": "De koning eet de donuts.",
+    "The king eats the donut .": "De koning eet donuts.",
+    "I travel by aeroplane .": "Ik reis per vliegtuig.",
+    "I travel by airplane .": "Ik reis per vliegtuig.",
+}
+
+IDIOM_ITEMS = [
+    ["item", "template", "idiom", "source", "reference"],
+    ["1", "natural", "once in a while", "I play it once in a while .", "Ik speel het af en toe."],
+    ["2", "natural", "once in a while", "Once in a while , we live .", "Soms leven we."],
+    ["3", "natural", "by heart", "I knew it by heart .", "Ik kende het door het hart."],
+]
+IDIOM_TRANSLATIONS = {
+    "I play it once in a while .": "Ik speel het eens in een tijdje.",
+    "Once in a while , we live .": "Af en toe leven we.",
+    "I knew it by heart .": "Ik kende het uit het hoofd.",
+}
+
+
+def _write(path: Path, rows: list[list[str]]) -> Path:
+    path.write_text("".join("\t".join(row) + "\n" for row in rows), encoding="utf-8")
+    return path
+
+
+def _read(path: Path) -> list[list[str]]:
+    return [line.split("\t") for line in path.read_text(encoding="utf-8").splitlines()]
+
+
+def _translations_tsv(path: Path, translations: dict[str, str]) -> Path:
+    return _write(path, [["source", "translation"], *[[s, t] for s, t in translations.items()]])
+
+
+def _score(tmp_path: Path, *extra: str) -> list[str]:
+    return [
+        "score",
+        "--labels",
+        str(tmp_path / "out" / "labels.tsv"),
+        "--summary",
+        str(tmp_path / "out" / "summary.tsv"),
+        *extra,
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# natcomp score: results
+
+
+def test_score_np_vp_end_to_end(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", NP_VP_TRANSLATIONS)
+    status = main(_score(tmp_path, "--test", "np_vp", "--items", str(items), "--translations", str(translations)))
+    assert status == 0
+    labels = _read(tmp_path / "out" / "labels.tsv")
+    assert labels[0] == [*NP_VP_ITEMS[0], "translation_a", "translation_b", "consistent"]
+    assert [row[-1] for row in labels[1:]] == ["1", "1", "1", "0"]
+    assert labels[1][-3:-1] == ["Het meisje ziet de koning.", "De jongen ziet de koning."]
+    assert labels[1][5] == "n1"  # extra columns are kept
+    assert _read(tmp_path / "out" / "summary.tsv") == NP_VP_SUMMARY
+    assert not list((tmp_path / "out").glob(".*part"))  # no temporary files left
+    out = capsys.readouterr().out
+    assert out == (
+        f"natcomp score: np_vp, 4 items, consistency 0.7500 "
+        f"(labels: {tmp_path / 'out' / 'labels.tsv'}, summary: {tmp_path / 'out' / 'summary.tsv'})\n"
+    )
+
+
+def test_score_s_conj_with_lines_format_and_unscored_item(tmp_path, capsys):
+    items = _write(
+        tmp_path / "items.tsv",
+        [
+            ["item", "template", "condition", "source_a", "source_b"],
+            ["1", "4", "s1_prime", "S1 , and S2", "S1' , and S2"],
+            ["2", "4", "s3", "S1 , and S2", "S3 , and S2"],
+            ["3", "4", "s3", "T1 , and T2", "T3 , and T2"],
+        ],
+    )
+    # first-seen order: S1.., S1'.., S3.., T1.., T3..
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text(
+        "De dichter en het kind zien de koning, en de man slaapt.\n"
+        "De dichter en het kind zien de leider en de man slaapt.\n"
+        "De boer ziet de koning, en de man rust.\n"
+        "De boer ziet de koning, en de vrouw lacht.\n"
+        "De boer ziet de koning; de vrouw lacht.\n",
+        encoding="utf-8",
+    )
+    argv = _score(tmp_path, "--test", "s_conj", "--items", str(items), "--translations", str(hyp))
+    assert main([*argv, "--translations-format", "lines"]) == 0
+    labels = _read(tmp_path / "out" / "labels.tsv")
+    assert labels[0][-3:] == ["conjunct_a", "conjunct_b", "consistent"]
+    assert [row[-1] for row in labels[1:]] == ["1", "0", ""]
+    assert labels[3][-2] == ""  # conjunct not found
+    assert _read(tmp_path / "out" / "summary.tsv") == [
+        ["template", "condition", "consistency", "n"],
+        ["4", "s1_prime", "1.0000", "1"],
+        ["4", "s3", "0.0000", "1"],
+        ["overall", "s1_prime", "1.0000", "1"],
+        ["overall", "s3", "0.0000", "1"],
+        ["overall", "overall", "0.5000", "2"],
+    ]
+    assert capsys.readouterr().out.startswith("natcomp score: s_conj, 3 items (2 scored), consistency 0.5000 (")
+
+
+def test_score_substitutivity_names_pairs_and_pools_them(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", SUBSTITUTIVITY_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", SUBSTITUTIVITY_TRANSLATIONS)
+    argv = ["--test", "substitutivity", "--items", str(items), "--translations", str(translations)]
+    assert main(_score(tmp_path, *argv, "--synonyms", str(RESOURCES / "synonyms.tsv"))) == 0
+    labels = _read(tmp_path / "out" / "labels.tsv")
+    assert labels[0][-4:] == ["synonym_a", "synonym_b", "consistent", "synonym_consistent"]
+    assert labels[1][-4:] == ["donut", "De man eet de ezel .", "0", "0"]
+    assert labels[2][-4:] == ["donuts", "donuts", "0", "1"]
+    assert _read(tmp_path / "out" / "summary.tsv") == [
+        ["template", "pair", "consistency", "synonym_consistency", "n"],
+        ["1", "doughnut/donut", "0.0000", "0.5000", "2"],
+        ["2", "aeroplane/airplane", "1.0000", "1.0000", "1"],
+        ["overall", "doughnut/donut", "0.0000", "0.5000", "2"],
+        ["overall", "aeroplane/airplane", "1.0000", "1.0000", "1"],
+        ["overall", "overall", "0.3333", "0.6667", "3"],
+    ]
+    assert capsys.readouterr().out.startswith(
+        "natcomp score: substitutivity, 3 items, consistency 0.3333, synonym_consistency 0.6667 (labels: "
+    )
+
+
+def test_score_overgeneralisation_names_idioms_and_options(tmp_path):
+    items = _write(tmp_path / "items.tsv", IDIOM_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", IDIOM_TRANSLATIONS)
+    argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
+    argv += ["--idioms", str(RESOURCES / "idioms.tsv")]
+    assert main(_score(tmp_path, *argv)) == 0
+    assert [row[-1] for row in _read(tmp_path / "out" / "labels.tsv")[1:]] == ["1", "0", "0"]
+    assert _read(tmp_path / "out" / "summary.tsv") == [
+        ["template", "idiom", "overgeneralisation", "n"],
+        ["natural", "once in a while", "0.5000", "2"],
+        ["natural", "by heart", "0.0000", "1"],
+        ["overall", "once in a while", "0.5000", "2"],
+        ["overall", "by heart", "0.0000", "1"],
+        ["overall", "overall", "0.3333", "3"],
+    ]
+
+    assert main(_score(tmp_path, *argv, "--substring-keywords")) == 0  # "even" inside "leven"
+    assert [row[-1] for row in _read(tmp_path / "out" / "labels.tsv")[1:]] == ["1", "1", "0"]
+
+    assert main(_score(tmp_path, *argv, "--paraphrase-references-only")) == 0
+    labels = _read(tmp_path / "out" / "labels.tsv")
+    assert labels[0][-2:] == ["reference_paraphrase", "overgeneralised"]
+    assert [row[-2:] for row in labels[1:]] == [["1", "1"], ["1", "0"], ["0", ""]]
+    assert _read(tmp_path / "out" / "summary.tsv")[1:3] == [
+        ["natural", "once in a while", "0.5000", "2"],
+        ["natural", "by heart", "", "0"],  # no scored item: no score
+    ]
+
+
+# --------------------------------------------------------------------------------------
+# natcomp score: from any directory
+
+
+def test_score_finds_the_shipped_lists_from_any_directory(tmp_path, monkeypatch):
+    """Relative paths from a directory without resources/: the shipped synonyms and idioms are used."""
+    _write(tmp_path / "idioms_items.tsv", IDIOM_ITEMS)
+    _translations_tsv(tmp_path / "idioms_hyp.tsv", IDIOM_TRANSLATIONS)
+    _write(tmp_path / "pairs_items.tsv", SUBSTITUTIVITY_ITEMS)
+    _translations_tsv(tmp_path / "pairs_hyp.tsv", SUBSTITUTIVITY_TRANSLATIONS)
+    monkeypatch.chdir(tmp_path)
+    assert not (tmp_path / "resources").exists()
+    argv = ["score", "--labels", "l.tsv", "--summary", "s.tsv"]
+    assert (
+        main([*argv, "--test", "overgeneralisation", "--items", "idioms_items.tsv", "--translations", "idioms_hyp.tsv"])
+        == 0
+    )
+    assert [row[-1] for row in _read(tmp_path / "l.tsv")[1:]] == ["1", "0", "0"]
+    assert (
+        main([*argv, "--test", "substitutivity", "--items", "pairs_items.tsv", "--translations", "pairs_hyp.tsv"]) == 0
+    )
+    assert [row[-1] for row in _read(tmp_path / "l.tsv")[1:]] == ["0", "1", "1"]
+
+
+def test_python_dash_m_natcomp_score_in_another_directory(tmp_path):
+    """The command as a user runs it: a fresh process whose working directory is not the repository."""
+    _write(tmp_path / "items.tsv", SUBSTITUTIVITY_ITEMS)
+    _translations_tsv(tmp_path / "hyp.tsv", SUBSTITUTIVITY_TRANSLATIONS)
+    argv = ["score", "--test", "substitutivity", "--items", "items.tsv", "--translations", "hyp.tsv"]
+    done = subprocess.run(
+        [sys.executable, "-m", "natcomp", *argv, "--labels", "labels.tsv", "--summary", "summary.tsv"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout == (
+        "natcomp score: substitutivity, 3 items, consistency 0.3333, synonym_consistency 0.6667 "
+        "(labels: labels.tsv, summary: summary.tsv)\n"
+    )
+    assert done.stderr == ""
+
+
+def test_missing_shipped_list_names_the_flag(tmp_path, monkeypatch, capsys):
+    """Where the shipped lists cannot be found the error says which flag gives them."""
+    elsewhere = tmp_path / "empty_package"
+    elsewhere.mkdir()
+    monkeypatch.setattr(natcomp.shipped, "_importlib_resources", SimpleNamespace(files=lambda package: elsewhere))
+    pairs = _write(tmp_path / "pairs.tsv", SUBSTITUTIVITY_ITEMS)
+    idioms = _write(tmp_path / "idioms.tsv", IDIOM_ITEMS)
+    hyp = _translations_tsv(tmp_path / "hyp.tsv", {**SUBSTITUTIVITY_TRANSLATIONS, **IDIOM_TRANSLATIONS})
+    for test, items, flag in (("substitutivity", pairs, "--synonyms"), ("overgeneralisation", idioms, "--idioms")):
+        assert main(_score(tmp_path, "--test", test, "--items", str(items), "--translations", str(hyp))) == 2
+        err = capsys.readouterr().err
+        assert err.startswith("natcomp: error: natcomp resource ") and f"Pass {flag} FILE" in err, err
+        assert err.count("\n") == 1
+    # naming the list works without the shipped copy
+    argv = ["--test", "substitutivity", "--items", str(pairs), "--translations", str(hyp)]
+    assert main(_score(tmp_path, *argv, "--synonyms", str(RESOURCES / "synonyms.tsv"))) == 0
+
+
+# --------------------------------------------------------------------------------------
+# natcomp score: files written by pandas, quotes and byte-order marks
+
+
+def test_files_written_by_pandas_with_quotes_tabs_and_bom_score_like_natcomp_files(tmp_path):
+    """pandas' to_csv(sep="\\t") quotes a field with a '"' or a tab; its items and translations read as written."""
+    items = [list(row) for row in NP_VP_ITEMS]
+    translations = dict(NP_VP_TRANSLATIONS)
+    # a sentence with quotes, one that starts and ends with a quote, and a note with a tab inside
+    old, new = "The poet sees the king .", 'The poet says " hi " to the king .'
+    items[4][4] = new
+    translations[new] = 'De dichter zegt "hoi" tegen de koning.'
+    del translations[old]
+    items[2][3] = items[4][3] = '"The man sees the king ."'
+    translations['"The man sees the king ."'] = "De man ziet de koning."
+    del translations["The man sees the king ."]
+    items[1][5] = "a note\twith a tab"
+    translations["The girl sees the king ."] = "Het meisje\tziet de koning."  # a tab is white space to the tests
+
+    header, *rows = items
+    pandas_dir = tmp_path / "pandas"
+    pandas_dir.mkdir()
+    pd.DataFrame(rows, columns=header).to_csv(pandas_dir / "items.tsv", sep="\t", index=False, encoding="utf-8-sig")
+    pd.DataFrame({"source": list(translations), "translation": list(translations.values())}).to_csv(
+        pandas_dir / "hyp.tsv", sep="\t", index=False, encoding="utf-8-sig"
+    )
+    raw = (pandas_dir / "items.tsv").read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbfitem\t") and b'"""The man sees the king ."""' in raw
+    assert b'"a note\twith a tab"' in raw
+
+    argv = ["--test", "np_vp", "--items", str(pandas_dir / "items.tsv"), "--translations", str(pandas_dir / "hyp.tsv")]
+    assert main(_score(pandas_dir, *argv)) == 0
+    labels = pd.read_csv(pandas_dir / "out" / "labels.tsv", sep="\t", dtype=str, keep_default_na=False)
+    assert labels["source_a"].tolist()[1] == '"The man sees the king ."'
+    assert labels["source_b"].tolist()[3] == new
+    assert labels["note"].tolist()[0] == "a note\twith a tab"  # written back CSV-quoted, which pandas reads
+    assert labels["consistent"].tolist() == ["1", "1", "1", "0"]
+    assert _read(pandas_dir / "out" / "summary.tsv") == NP_VP_SUMMARY
+
+    # the same sentences in natcomp's own unquoted TSV (no tabs: it cannot hold them) score the same
+    items[1][5] = "a note"
+    translations["The girl sees the king ."] = "Het meisje ziet de koning."
+    plain_dir = tmp_path / "plain"
+    plain_dir.mkdir()
+    _write(plain_dir / "items.tsv", items)
+    _translations_tsv(plain_dir / "hyp.tsv", translations)
+    argv = ["--test", "np_vp", "--items", str(plain_dir / "items.tsv"), "--translations", str(plain_dir / "hyp.tsv")]
+    assert main(_score(plain_dir, *argv)) == 0
+    plain = _read(plain_dir / "out" / "labels.tsv")
+    assert plain[2][3] == '"The man sees the king ."'  # leading and trailing quotes kept
+    assert [row[-1] for row in plain[1:]] == ["1", "1", "1", "0"]
+    assert _read(plain_dir / "out" / "summary.tsv") == NP_VP_SUMMARY
+
+
+def test_natcomp_files_with_sentences_starting_with_a_quote_are_read_as_they_are(tmp_path):
+    """Unquoted files whose sentences start (and end) with '"' keep every quote under --quoting auto."""
+    sources = ['"Run!" he said .', '"Run!"', '" Run ! "', '"', '""', 'He said "no" .']
+    items = [["item", "template", "condition", "source_a", "source_b"]]
+    items += [[str(i), "1", "np_prime", source, f"{source} x"] for i, source in enumerate(sources)]
+    items_path = _write(tmp_path / "items.tsv", items)
+    assert main(["sources", "--test", "np_vp", "--items", str(items_path), "--output", str(tmp_path / "src.txt")]) == 0
+    expected = [s for source in sources for s in (source, f"{source} x")]
+    assert (tmp_path / "src.txt").read_text(encoding="utf-8").splitlines() == expected
+    hyp = _translations_tsv(tmp_path / "hyp.tsv", {s: s for s in expected})
+    argv = ["--test", "np_vp", "--items", str(items_path), "--translations", str(hyp)]
+    assert main(_score(tmp_path, *argv)) == 0
+    labels = _read(tmp_path / "out" / "labels.tsv")
+    assert [row[3] for row in labels[1:]] == sources
+    assert [row[5] for row in labels[1:]] == sources  # translation_a: read back unchanged too
+
+    # --quoting csv forces CSV reading: '"Run!"' then loses its quotes (and '"Run!" he said .' is malformed)
+    assert main(["sources", "--test", "np_vp", "--items", str(items_path), "--quoting", "csv"]) == 2
+
+
+def test_quoting_none_reads_a_pandas_file_literally(tmp_path, capsys):
+    header, *rows = NP_VP_ITEMS
+    rows = [list(row) for row in rows]
+    rows[0][3] = 'The "girl" sees the king .'
+    pd.DataFrame(rows, columns=header).to_csv(tmp_path / "items.tsv", sep="\t", index=False)
+    assert main(["sources", "--test", "np_vp", "--items", str(tmp_path / "items.tsv")]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == 'The "girl" sees the king .'
+    assert main(["sources", "--test", "np_vp", "--items", str(tmp_path / "items.tsv"), "--quoting", "none"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == '"The ""girl"" sees the king ."'
+
+
+# --------------------------------------------------------------------------------------
+# natcomp score: errors
+
+
+def _assert_error(tmp_path, capsys, argv: list[str], *fragments: str) -> str:
+    assert main(_score(tmp_path, *argv)) == 2
+    captured = capsys.readouterr()
+    err = captured.err
+    assert err.startswith("natcomp: error: "), err
+    assert err.count("\n") == 1, err  # one line
+    for fragment in fragments:
+        assert fragment in err, err
+    assert captured.out == ""
+    assert not (tmp_path / "out" / "labels.tsv").exists()
+    assert not (tmp_path / "out" / "summary.tsv").exists()
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").iterdir())
+    return err
+
+
+def test_header_error_names_the_file_the_header_found_and_every_expected_column(tmp_path, capsys):
+    translations = _translations_tsv(tmp_path / "hyp.tsv", NP_VP_TRANSLATIONS)
+    bad = _write(tmp_path / "bad.tsv", [["item", "template", "src_a", "src_b"], ["1", "1", "a", "b"]])
+    argv = ["--test", "np_vp", "--items", str(bad), "--translations", str(translations)]
+    _assert_error(
+        tmp_path,
+        capsys,
+        argv,
+        f"{bad}, line 1: ",
+        "missing column(s) condition, source_a, source_b",
+        "found the header item | template | src_a | src_b",
+        "expected the columns item, template, condition, source_a, source_b",
+    )
+    items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
+    hyp = _write(tmp_path / "hyp2.tsv", [["src", "hypothesis"], ["a", "b"]])
+    argv = ["--test", "np_vp", "--items", str(items), "--translations", str(hyp)]
+    _assert_error(
+        tmp_path,
+        capsys,
+        argv,
+        f"{hyp}, line 1: missing column(s) source, translation; found the header src | hypothesis",
+    )
+    comma = tmp_path / "comma.csv"
+    comma.write_text("source,translation\na,b\n", encoding="utf-8")
+    argv = ["--test", "np_vp", "--items", str(items), "--translations", str(comma)]
+    _assert_error(tmp_path, capsys, argv, "is the file comma- or semicolon-separated?")
+
+
+def test_missing_translation_names_the_sentence_and_writes_nothing(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
+    partial = {k: v for k, v in NP_VP_TRANSLATIONS.items() if k != "The poet sees the king ."}
+    translations = _translations_tsv(tmp_path / "hyp.tsv", partial)
+    argv = ["--test", "np_vp", "--items", str(items), "--translations", str(translations)]
+    _assert_error(tmp_path, capsys, argv, str(translations), "'The poet sees the king .'")
+
+
+def test_wrong_line_count_and_bad_items_are_errors(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
+    hyp = tmp_path / "hyp.txt"
+    hyp.write_text("Een.\nTwee.\n", encoding="utf-8")
+    argv = ["--test", "np_vp", "--items", str(items), "--translations", str(hyp), "--translations-format", "lines"]
+    _assert_error(tmp_path, capsys, argv, "has 2 lines but the items have 6 unique source sentences")
+
+    translations = _translations_tsv(tmp_path / "hyp.tsv", NP_VP_TRANSLATIONS)
+    argv = ["--test", "np_vp", "--items", str(tmp_path / "absent.tsv"), "--translations", str(translations)]
+    _assert_error(tmp_path, capsys, argv, "absent.tsv", "file not found")
+
+    argv = ["--test", "np_vp", "--items", str(items), "--translations", str(translations), "--substring-keywords"]
+    _assert_error(tmp_path, capsys, argv, "overgeneralisation only")
+
+    reserved = [list(row) for row in NP_VP_ITEMS]
+    reserved[3][1] = "overall"
+    bad = _write(tmp_path / "reserved.tsv", reserved)
+    argv = ["--test", "np_vp", "--items", str(bad), "--translations", str(translations)]
+    _assert_error(tmp_path, capsys, argv, f"{bad}, line 4: template 'overall' is reserved")
+
+
+def test_paraphrase_filter_needs_references(tmp_path, capsys):
+    items = _write(
+        tmp_path / "items.tsv",
+        [
+            ["item", "template", "idiom", "source", "reference"],
+            ["1", "1", "by heart", "x", "ref"],
+            ["2", "1", "by heart", "y", ""],
+        ],
+    )
+    translations = _translations_tsv(tmp_path / "hyp.tsv", {"x": "a", "y": "b"})
+    argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
+    argv += ["--idioms", str(RESOURCES / "idioms.tsv"), "--paraphrase-references-only"]
+    _assert_error(tmp_path, capsys, argv, f"{items}, line 3", "empty reference")
+
+
+def test_existing_outputs_survive_a_failing_run(tmp_path, capsys):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "labels.tsv").write_text("old\n")
+    items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", {})
+    argv = ["--test", "np_vp", "--items", str(items), "--translations", str(translations)]
+    assert main(_score(tmp_path, *argv)) == 2
+    assert (out / "labels.tsv").read_text() == "old\n"
+    assert not (out / "summary.tsv").exists()
+
+
+# --------------------------------------------------------------------------------------
+# natcomp sources
+
+
+def test_sources_to_stdout_and_to_a_file(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
+    assert main(["sources", "--test", "np_vp", "--items", str(items)]) == 0
+    captured = capsys.readouterr()
+    expected = [
+        "The girl sees the king .",
+        "The boy sees the king .",
+        "The man sees the king .",
+        "The woman sees the king .",
+        "The girl sees the poet .",
+        "The poet sees the king .",
+    ]
+    assert captured.out.splitlines() == expected
+    assert captured.err == "natcomp sources: 6 unique source sentences of 4 items -> stdout\n"
+    out = tmp_path / "sub" / "sources.txt"
+    assert main(["sources", "--test", "np_vp", "--items", str(items), "--output", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == "".join(f"{s}\n" for s in expected)
+    assert capsys.readouterr().out == ""
+    assert [p.name for p in out.parent.iterdir()] == ["sources.txt"]  # no temporary file left
+
+
+def test_sources_of_bad_items_write_nothing(tmp_path, capsys):
+    out = tmp_path / "sources.txt"
+    out.write_text("old\n", encoding="utf-8")
+    bad = _write(tmp_path / "bad.tsv", [["item", "template", "idiom", "source"], ["1", "1", "by heart", "x"]])
+    assert main(["sources", "--test", "overgeneralisation", "--items", str(bad), "--output", str(out)]) == 2
+    err = capsys.readouterr().err
+    assert f"{bad}, line 1: missing column(s) reference" in err
+    assert out.read_text(encoding="utf-8") == "old\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bad.tsv", "sources.txt"]
+
+
+@pytest.mark.parametrize(
+    ("test", "items", "translations", "extra"),
+    [
+        ("np_vp", NP_VP_ITEMS, NP_VP_TRANSLATIONS, []),
+        ("substitutivity", SUBSTITUTIVITY_ITEMS, SUBSTITUTIVITY_TRANSLATIONS, []),
+        ("overgeneralisation", IDIOM_ITEMS, IDIOM_TRANSLATIONS, ["--substring-keywords"]),
+    ],
+)
+@pytest.mark.parametrize("system", ["identity", "upper", "dictionary"])
+def test_sources_round_trip_scores_like_the_tsv_format(tmp_path, capsys, test, items, translations, extra, system):
+    """Export the sources, translate them line by line, score as lines: the labels of the TSV format."""
+    items_path = _write(tmp_path / "items.tsv", items)
+    sources_path = tmp_path / "sources.txt"
+    assert main(["sources", "--test", test, "--items", str(items_path), "--output", str(sources_path)]) == 0
+    translate = {"identity": lambda s: s, "upper": str.upper, "dictionary": translations.__getitem__}[system]
+    sources = sources_path.read_text(encoding="utf-8").splitlines()
+    (tmp_path / "hyp.txt").write_text("".join(translate(s) + "\n" for s in sources), encoding="utf-8")
+    _translations_tsv(tmp_path / "hyp.tsv", {s: translate(s) for s in sources})
+
+    labels = {}
+    for fmt, hyp in (("lines", "hyp.txt"), ("tsv", "hyp.tsv")):
+        out = tmp_path / fmt
+        argv = ["score", "--test", test, "--items", str(items_path), "--translations", str(tmp_path / hyp)]
+        argv += ["--translations-format", fmt, "--labels", str(out / "l.tsv"), "--summary", str(out / "s.tsv")]
+        assert main([*argv, *extra]) == 0
+        labels[fmt] = ((out / "l.tsv").read_text(encoding="utf-8"), (out / "s.tsv").read_text(encoding="utf-8"))
+    assert labels["lines"] == labels["tsv"]
