@@ -33,8 +33,8 @@ def test_bleu_table(demo):
 
 def test_report_lists_tables_and_figures(demo):
     report = (demo / "results" / "report.html").read_text()
-    for name in ("bleu.tsv", "systematicity.tsv", "substitutivity.tsv", "overgeneralisation.tsv",
-                 "systematicity.png", "overgeneralisation.png", "manual_analysis.tsv"):
+    for name in ("bleu.html", "systematicity.html", "substitutivity.html", "overgeneralisation.html",
+                 "systematicity_summary.html", "systematicity.png", "overgeneralisation.png", "manual_analysis.html"):
         assert name in report, name
 
 

@@ -25,7 +25,8 @@ from pathlib import Path
 import pandas as pd
 
 from natcomp.mt.consistency import tokens
-from natcomp.tsv import read_tsv
+from natcomp.errors import InputError
+from natcomp.tsv import read_tsv, write_tsv
 
 GENERAL_CATEGORIES = ["rephrasing", "ambiguity", "error", "formatting"]
 SYNONYM_CATEGORIES = [
@@ -55,10 +56,9 @@ def sample_sheet(scores: pd.DataFrame, family: str, pairs_per_model: int, seed: 
         inconsistent["condition"] = "pair " + inconsistent["pair"].astype(str)
     group_keys = ["size", "data_type"] + (["condition"] if family == "systematicity" else [])
     groups = inconsistent.groupby(group_keys, sort=True)
-    sampled = pd.concat(
-        [group.sample(n=min(pairs_per_model, len(group)), random_state=seed) for _, group in groups],
-        ignore_index=True,
-    )
+    samples = [group.sample(n=min(pairs_per_model, len(group)), random_state=seed) for _, group in groups]
+    # A model without inconsistent pairs leaves an empty sheet (its header only).
+    sampled = pd.concat(samples, ignore_index=True) if samples else inconsistent
     sheet = sampled[[*SHEET_KEYS, "source_a", "source_b", "translation_a", "translation_b"]].copy()
     categories = GENERAL_CATEGORIES + (SYNONYM_CATEGORIES if family == "substitutivity" else [])
     for category in categories:
@@ -71,32 +71,78 @@ def sample_sheet(scores: pd.DataFrame, family: str, pairs_per_model: int, seed: 
     return sheet
 
 
-def summarise_sheets(paths: Sequence[str | Path]) -> pd.DataFrame:
-    """Relative frequency of each category per family and size, as in the paper's Figure 5.
+SUMMARY_COLUMNS = ["family", "size", "category", "count", "share", "pairs", "marked_pairs", "share_of_marks"]
 
-    ``marked_pairs`` counts pairs with at least one mark; frequencies are shares of all
-    marks of that family and size (a pair may carry several).
+#: cell values that mark a category (case-insensitive) and values that leave it unmarked
+MARKS = {"1", "x", "yes"}
+NO_MARKS = {"", "0", "no"}
+
+
+def _marks(sheet: pd.DataFrame, categories: Sequence[str], path: str | Path) -> pd.DataFrame:
+    """Booleans: which category cells of ``sheet`` carry a mark; anything unrecognised is
+    an error naming its line."""
+    cells = sheet[list(categories)].apply(lambda column: column.fillna("").str.strip().str.lower())
+    known = cells.isin(MARKS | NO_MARKS)
+    if not known.to_numpy().all():
+        row, column = next((r, c) for r in range(len(cells)) for c in categories if not known.iloc[r][c])
+        lines = sheet.attrs.get("lines") or []
+        raise InputError(
+            path,
+            f"category {column!r} holds {sheet.iloc[row][column]!r}; expected a mark ({', '.join(sorted(MARKS))}) "
+            "or nothing (empty, 0, no)",
+            lines[row] if row < len(lines) else None,
+        )
+    return cells.isin(MARKS)
+
+
+def summarise_sheets(paths: Sequence[str | Path]) -> pd.DataFrame:
+    """Frequency of each category per family and size, as in the paper's Figure 5.
+
+    Only the categories a family's sheets have are listed (the synonym categories only for
+    substitutivity). ``pairs`` is the number of pairs in the sheet (every sampled pair is
+    to be annotated) and ``share`` = ``count`` / ``pairs``, the share of annotated pairs
+    showing the change; ``marked_pairs`` counts pairs with at least one mark, and
+    ``share_of_marks`` = ``count`` / all marks of that family and size (a pair may carry
+    several), the relative frequency the paper's Figure 5 plots (empty when nothing is
+    marked).
     """
-    frames = []
-    for path in paths:
-        frames.append(read_tsv(path, ("family", "size")))
-    sheets = pd.concat(frames, ignore_index=True)
+    if not paths:
+        raise InputError("manual analysis", "no annotation sheets given")
     rows = []
-    for (family, size), sheet in sheets.groupby(["family", "size"], sort=False):
+    for path in paths:
+        sheet = read_tsv(path, ("family", "size"))
         categories = [c for c in GENERAL_CATEGORIES + SYNONYM_CATEGORIES if c in sheet.columns]
-        marks = sheet[categories].apply(lambda column: column.str.strip().isin({"1", "x", "X", "yes"}))
-        total = int(marks.to_numpy().sum())
-        for category in categories:
-            count = int(marks[category].sum())
-            rows.append(
-                {
-                    "family": family,
-                    "size": size,
-                    "category": category,
-                    "count": count,
-                    "share": round(count / total, 4) if total else float("nan"),
-                    "pairs": len(sheet),
-                    "marked_pairs": int(marks.any(axis=1).sum()),
-                }
-            )
-    return pd.DataFrame(rows)
+        if not categories:
+            raise InputError(path, f"no category column; expected some of {', '.join(GENERAL_CATEGORIES)}", 1)
+        marks = _marks(sheet, categories, path)
+        for (family, size), group in marks.groupby([sheet["family"], sheet["size"]], sort=False):
+            total = int(group.to_numpy().sum())
+            for category in categories:
+                count = int(group[category].sum())
+                rows.append(
+                    {
+                        "family": family,
+                        "size": size,
+                        "category": category,
+                        "count": count,
+                        "share": count / len(group),
+                        "pairs": len(group),
+                        "marked_pairs": int(group.any(axis=1).sum()),
+                        "share_of_marks": count / total if total else None,
+                    }
+                )
+    summary = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
+    # Sheets of one family and size split over several files are summed.
+    keys = ["family", "size", "category"]
+    if summary.duplicated(keys).any():
+        summed = summary.groupby(keys, sort=False)[["count", "pairs", "marked_pairs"]].sum().reset_index()
+        marks_total = summed.groupby(["family", "size"], sort=False)["count"].transform("sum")
+        summed["share"] = summed["count"] / summed["pairs"]
+        summed["share_of_marks"] = (summed["count"] / marks_total).where(marks_total > 0)
+        summary = summed
+    return summary[SUMMARY_COLUMNS]
+
+
+def write_summary(summary: pd.DataFrame, path: str | Path) -> None:
+    """Write the summary atomically, shares to 4 decimal places."""
+    write_tsv(path, summary, float_format="%.4f")

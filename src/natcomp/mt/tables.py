@@ -24,6 +24,7 @@ from natcomp.mt.scoring import MODEL_COLUMNS
 from natcomp.tsv import read_tsv, write_tsv
 
 _LABELS = sorted({label for test in TESTS.values() for label in test.labels})
+_METRICS = {metric for test in TESTS.values() for metric in test.labels.values()}
 _INTEGER_COLUMNS = ("seed", "template", "checkpoint", "n")
 
 
@@ -46,7 +47,7 @@ def read_table(path: str | Path) -> pd.DataFrame:
     for column in table.columns:
         if column in _INTEGER_COLUMNS:
             table[column] = table[column].astype(int)
-        elif column in {m for test in TESTS.values() for m in test.labels.values()} or column == "peak":
+        elif column in _METRICS or column in {"peak", "peak_sd"}:
             table[column] = pd.to_numeric(table[column].replace("", None))
     return table
 
@@ -112,35 +113,85 @@ def overgeneralisation_table(scores: pd.DataFrame, sizes: Sequence[str]) -> pd.D
     return table[["size", "seed", "data_type", "idiom", "checkpoint", "overgeneralisation", "n", "decode_signature"]]
 
 
+#: suffix of the column with the standard deviation over seeds next to each size's mean
+SD_SUFFIX = "_sd"
+
+#: the ``note`` of an idiom whose curve is zero at every checkpoint (it has no peak)
+NEVER_OVERGENERALISED = "never overgeneralised"
+
+
+def _with_seed_sd(means: pd.DataFrame, per_seed: pd.Series, keys: list[str], sizes: Sequence[str]) -> pd.DataFrame:
+    """Put the standard deviation over seeds of ``per_seed`` (one score per seed; sample
+    sd, ddof 1) next to each size's mean column: ``small, small_sd, medium, ...``. With one
+    seed the sd is undefined and stays empty."""
+    spread = per_seed.groupby([*keys, "size"], sort=False).std(ddof=1).unstack("size")
+    columns = []
+    for size in sizes:
+        if size in means.columns:
+            columns.append(size)
+            means[size + SD_SUFFIX] = spread[size].reindex(pd.MultiIndex.from_frame(means[keys])).to_numpy()
+            columns.append(size + SD_SUFFIX)
+    return means[[*keys, *columns]]
+
+
 def systematicity_summary(table: pd.DataFrame, sizes: Sequence[str]) -> pd.DataFrame:
-    """Paper Table 4a: per data type and condition, consistency per size (seed means, then template mean)."""
-    per_template = table.groupby(["data_type", "condition", "template", "size"], sort=False)["consistency"].mean()
-    summary = per_template.groupby(["data_type", "condition", "size"], sort=False).mean().unstack("size")
-    summary = summary[[s for s in sizes if s in summary.columns]].reset_index()
-    return _order(summary, sizes, ["data_type", "condition"])
+    """Paper Table 4a: per data type and condition, consistency per size (seed means, then
+    template mean), and next to it (``<size>_sd``) the standard deviation over seeds of each
+    seed's score (its mean over templates)."""
+    keys = ["data_type", "condition"]
+    per_template = table.groupby([*keys, "template", "size"], sort=False)["consistency"].mean()
+    summary = per_template.groupby([*keys, "size"], sort=False).mean().unstack("size").reset_index()
+    per_seed = table.groupby([*keys, "size", "seed"], sort=False)["consistency"].mean()
+    summary = _with_seed_sd(summary, per_seed, keys, sizes)
+    return _order(summary, sizes, keys)
 
 
 def substitutivity_summary(table: pd.DataFrame, sizes: Sequence[str]) -> pd.DataFrame:
-    """Paper Table 6a: per data type, (synonym) consistency per size, averaged over pairs, templates, seeds."""
+    """Paper Table 6a: per data type, (synonym) consistency per size, averaged over pairs,
+    templates and seeds, and next to it (``<size>_sd``) the standard deviation over seeds of
+    each seed's score (its mean over pairs and templates)."""
+    keys = ["data_type", "metric"]
     long = table.melt(
         id_vars=["data_type", "size", "pair", "template", "seed"],
         value_vars=["consistency", "synonym_consistency"],
         var_name="metric",
     )
-    summary = long.groupby(["data_type", "metric", "size"], sort=False)["value"].mean().unstack("size")
-    summary = summary[[s for s in sizes if s in summary.columns]].reset_index()
-    return _order(summary, sizes, ["data_type", "metric"])
+    summary = long.groupby([*keys, "size"], sort=False)["value"].mean().unstack("size").reset_index()
+    per_seed = long.groupby([*keys, "size", "seed"], sort=False)["value"].mean()
+    summary = _with_seed_sd(summary, per_seed, keys, sizes)
+    return _order(summary, sizes, keys)
 
 
 def overgeneralisation_peaks(table: pd.DataFrame, sizes: Sequence[str]) -> pd.DataFrame:
-    """Paper Table 8: per data type, size and idiom the peak of the seed-averaged curve."""
-    curve = table.groupby(["data_type", "size", "idiom", "checkpoint"], sort=False)["overgeneralisation"].mean()
+    """Paper Table 8: per data type, size and idiom the peak of the seed-averaged curve and
+    its epoch (``peak_checkpoint``), with ``peak_sd`` the standard deviation over seeds at
+    that epoch. An idiom whose curve is zero throughout has no peak: its
+    ``peak_checkpoint`` is empty and ``note`` says :data:`NEVER_OVERGENERALISED`."""
+    keys = ["data_type", "size", "idiom"]
+    curve = table.groupby([*keys, "checkpoint"], sort=False)["overgeneralisation"].agg(peak="mean", peak_sd="std")
     curve = curve.reset_index()
-    best = curve.loc[curve.groupby(["data_type", "size", "idiom"], sort=False)["overgeneralisation"].idxmax()]
-    peaks = best.rename(columns={"overgeneralisation": "peak", "checkpoint": "peak_checkpoint"})
-    return _order(peaks, sizes, ["data_type", "size"])[["data_type", "size", "idiom", "peak", "peak_checkpoint"]]
+    peaks = curve.loc[curve.groupby(keys, sort=False)["peak"].idxmax()].rename(
+        columns={"checkpoint": "peak_checkpoint"}
+    )
+    never = peaks["peak"] == 0
+    peaks["peak_checkpoint"] = peaks["peak_checkpoint"].astype("Int64").mask(never)
+    peaks["note"] = [NEVER_OVERGENERALISED if flag else "" for flag in never]
+    columns = [*keys, "peak", "peak_checkpoint", "peak_sd", "note"]
+    return _order(peaks, sizes, ["data_type", "size"])[columns]
 
 
 def write_table(table: pd.DataFrame, path: str | Path) -> None:
     """Write a table atomically, scores to 4 decimal places."""
     write_tsv(path, table, float_format="%.4f")
+
+
+#: the heading of each final table's HTML rendering in the report, by output name
+TITLES = {
+    "systematicity": "Systematicity per model, data type, condition and template (best checkpoint)",
+    "substitutivity": "Substitutivity per model, data type, synonym pair and template (best checkpoint)",
+    "overgeneralisation": "Overgeneralisation per model, data type, idiom and epoch checkpoint",
+    "systematicity_summary": "Systematicity summary (paper Table 4a): mean consistency per size, sd over seeds",
+    "substitutivity_summary": "Substitutivity summary (paper Table 6a): mean consistency per size, sd over seeds",
+    "overgeneralisation_peaks": "Peak overgeneralisation per idiom (paper Table 8)",
+    "manual_analysis": "Manual analysis: annotated categories of inconsistent pairs (paper Figure 5)",
+}

@@ -77,8 +77,10 @@ rule mt_bleu_table:
     input:
         bleu_scores(),
     output:
-        report(
-            "results/tables/mt/bleu.tsv",
+        table="results/tables/mt/bleu.tsv",
+        # The report shows the HTML rendering (a .tsv would only be a download).
+        html=report(
+            "results/tables/mt/bleu.html",
             caption="../../report/mt/bleu.rst",
             category="MT models",
             labels={"table": "BLEU"},

@@ -113,38 +113,45 @@ rule mt_tables:
         substitutivity=score_files("substitutivity"),
         overgeneralisation=score_files("overgeneralisation"),
     output:
-        systematicity=report(
-            "results/tables/mt/systematicity.tsv",
+        systematicity="results/tables/mt/systematicity.tsv",
+        substitutivity="results/tables/mt/substitutivity.tsv",
+        overgeneralisation="results/tables/mt/overgeneralisation.tsv",
+        systematicity_summary="results/tables/mt/systematicity_summary.tsv",
+        substitutivity_summary="results/tables/mt/substitutivity_summary.tsv",
+        overgeneralisation_peaks="results/tables/mt/overgeneralisation_peaks.tsv",
+        # The report shows an HTML rendering of each table (a .tsv would only be a download).
+        systematicity_html=report(
+            "results/tables/mt/systematicity.html",
             caption="../../report/mt/systematicity.rst",
             category="MT compositionality",
             subcategory="tables",
         ),
-        substitutivity=report(
-            "results/tables/mt/substitutivity.tsv",
+        substitutivity_html=report(
+            "results/tables/mt/substitutivity.html",
             caption="../../report/mt/substitutivity.rst",
             category="MT compositionality",
             subcategory="tables",
         ),
-        overgeneralisation=report(
-            "results/tables/mt/overgeneralisation.tsv",
+        overgeneralisation_html=report(
+            "results/tables/mt/overgeneralisation.html",
             caption="../../report/mt/overgeneralisation.rst",
             category="MT compositionality",
             subcategory="tables",
         ),
-        systematicity_summary=report(
-            "results/tables/mt/systematicity_summary.tsv",
+        systematicity_summary_html=report(
+            "results/tables/mt/systematicity_summary.html",
             caption="../../report/mt/systematicity_summary.rst",
             category="MT compositionality",
             subcategory="summaries",
         ),
-        substitutivity_summary=report(
-            "results/tables/mt/substitutivity_summary.tsv",
+        substitutivity_summary_html=report(
+            "results/tables/mt/substitutivity_summary.html",
             caption="../../report/mt/substitutivity_summary.rst",
             category="MT compositionality",
             subcategory="summaries",
         ),
-        overgeneralisation_peaks=report(
-            "results/tables/mt/overgeneralisation_peaks.tsv",
+        overgeneralisation_peaks_html=report(
+            "results/tables/mt/overgeneralisation_peaks.html",
             caption="../../report/mt/overgeneralisation_peaks.rst",
             category="MT compositionality",
             subcategory="summaries",
@@ -224,8 +231,9 @@ rule mt_manual_analysis_summary:
     input:
         annotated_sheets,
     output:
-        report(
-            "results/tables/mt/manual_analysis.tsv",
+        table="results/tables/mt/manual_analysis.tsv",
+        html=report(
+            "results/tables/mt/manual_analysis.html",
             caption="../../report/mt/manual_analysis.rst",
             category="MT compositionality",
             subcategory="manual analysis",

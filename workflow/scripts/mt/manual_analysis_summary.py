@@ -1,6 +1,10 @@
-from natcomp.mt.manual_analysis import summarise_sheets
+from natcomp.mt.manual_analysis import summarise_sheets, write_summary
+from natcomp.mt.tables import TITLES
+from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
-from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]):
-    write_tsv(snakemake.output[0], summarise_sheets(snakemake.input))
+    out = snakemake.output
+    write_summary(summarise_sheets(snakemake.input), out.table)
+    # The report shows the HTML rendering; the TSV stays the data file.
+    write_html_table(out.table, out.html, TITLES["manual_analysis"])

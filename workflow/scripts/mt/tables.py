@@ -1,15 +1,23 @@
 from natcomp.mt import tables as mt
+from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
 
-with logged(snakemake.log[0]):
+with logged(snakemake.log[0]) as log:
     inputs, out = snakemake.input, snakemake.output
     sizes = snakemake.params.sizes
     systematicity = mt.systematicity_table(mt.read_scores(inputs.systematicity), sizes)
     substitutivity = mt.substitutivity_table(mt.read_scores(inputs.substitutivity), sizes)
     overgeneralisation = mt.overgeneralisation_table(mt.read_scores(inputs.overgeneralisation), sizes)
-    mt.write_table(systematicity, out.systematicity)
-    mt.write_table(substitutivity, out.substitutivity)
-    mt.write_table(overgeneralisation, out.overgeneralisation)
-    mt.write_table(mt.systematicity_summary(systematicity, sizes), out.systematicity_summary)
-    mt.write_table(mt.substitutivity_summary(substitutivity, sizes), out.substitutivity_summary)
-    mt.write_table(mt.overgeneralisation_peaks(overgeneralisation, sizes), out.overgeneralisation_peaks)
+    tables = {
+        "systematicity": systematicity,
+        "substitutivity": substitutivity,
+        "overgeneralisation": overgeneralisation,
+        "systematicity_summary": mt.systematicity_summary(systematicity, sizes),
+        "substitutivity_summary": mt.substitutivity_summary(substitutivity, sizes),
+        "overgeneralisation_peaks": mt.overgeneralisation_peaks(overgeneralisation, sizes),
+    }
+    for name, table in tables.items():
+        mt.write_table(table, out[name])
+        # The report shows the HTML rendering; the TSV stays the data file.
+        write_html_table(out[name], out[f"{name}_html"], mt.TITLES[name])
+        log.info("%s: %d rows", name, len(table))

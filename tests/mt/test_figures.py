@@ -1,0 +1,120 @@
+import pandas as pd
+
+from natcomp.mt import figures
+
+SIZES = ["small", "full"]
+
+
+def systematicity_table():
+    rows = []
+    for size in SIZES:
+        for seed in (1, 2):
+            for data_type, conditions in [
+                ("synthetic", ["np_prime", "vp_prime", "s3"]),
+                ("semi_natural", ["np_prime", "s3"]),
+            ]:
+                for condition in conditions:
+                    for template in (1, 2):
+                        rows.append(
+                            {
+                                "size": size,
+                                "seed": seed,
+                                "data_type": data_type,
+                                "condition": condition,
+                                "template": template,
+                                "consistency": 0.1 * (template + seed),
+                                "n": 5,
+                            }
+                        )
+    return pd.DataFrame(rows)
+
+
+def substitutivity_table():
+    rows = [
+        {
+            "size": size,
+            "seed": 1,
+            "data_type": data_type,
+            "pair": pair,
+            "template": 1,
+            "consistency": 0.5,
+            "synonym_consistency": 0.8,
+            "n": 5,
+        }
+        for size in SIZES
+        for data_type in ("synthetic", "natural")
+        for pair in ("aeroplane/airplane", "tyre/tire")
+    ]
+    return pd.DataFrame(rows)
+
+
+def overgeneralisation_table():
+    rows = [
+        {
+            "size": size,
+            "seed": 1,
+            "data_type": data_type,
+            "idiom": idiom,
+            "checkpoint": epoch,
+            "overgeneralisation": 0.1 * epoch,
+            "n": 4,
+        }
+        for size in SIZES
+        for data_type in ("synthetic", "natural")
+        for idiom in ("by heart", "in tandem")
+        for epoch in (1, 2, 3)
+    ]
+    return pd.DataFrame(rows)
+
+
+def labelled(figure):
+    """Every axes of ``figure`` that shows data, with its title and axis labels."""
+    return [(ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) for ax in figure.axes]
+
+
+def assert_titled(figure, path, metric):
+    assert path.read_bytes().startswith(b"\x89PNG")
+    title = figure._suptitle.get_text() if figure._suptitle is not None else figure.axes[0].get_title()
+    assert title, "the figure has a title"
+    for axes_title, xlabel, _ in labelled(figure):
+        assert axes_title and xlabel
+    ylabels = [ylabel for _, _, ylabel in labelled(figure) if ylabel]
+    assert ylabels and all(metric in ylabel and "share of" in ylabel for ylabel in ylabels), ylabels
+
+
+def test_systematicity_figure_names_its_metric_and_says_vp_has_no_semi_natural_items(tmp_path):
+    figure = figures.systematicity_figure(systematicity_table(), SIZES, tmp_path / "s.png")
+    assert_titled(figure, tmp_path / "s.png", "consistency")
+    assert "Systematicity" in figure._suptitle.get_text()
+    panels = {ax.get_title(): ax for ax in figure.axes}
+    assert set(panels) == {"NP -> NP'", "VP -> VP'", "S1 -> S3"}
+    assert "differ in one word" in panels["NP -> NP'"].get_ylabel()
+    assert "S2" in panels["S1 -> S3"].get_ylabel()
+    assert [t.get_text() for t in panels["VP -> VP'"].texts] == [figures.NO_SEMI_NATURAL_VP]
+    assert not panels["NP -> NP'"].texts
+    assert [ax.get_legend() is not None for ax in figure.axes] == [False, False, True], "one size legend"
+    assert figure.axes[-1].get_legend().get_title().get_text() == "corpus size"
+    assert [t.get_text() for t in panels["NP -> NP'"].get_xticklabels()] == ["synthetic", "semi-natural"]
+
+
+def test_no_vp_note_without_semi_natural_data(tmp_path):
+    table = systematicity_table()
+    table = table[table["data_type"] == "synthetic"]
+    figure = figures.systematicity_figure(table, SIZES, tmp_path / "s.png")
+    assert all(not ax.texts for ax in figure.axes)
+
+
+def test_substitutivity_figures_name_their_metrics(tmp_path):
+    figure = figures.substitutivity_figure(substitutivity_table(), SIZES, tmp_path / "sub.png")
+    assert_titled(figure, tmp_path / "sub.png", "consistency")
+    assert "synonym" in figure.axes[1].get_ylabel()
+    synonyms = figures.synonym_figure(substitutivity_table(), tmp_path / "syn.png")
+    ax = synonyms.axes[0]
+    assert ax.get_title() and "share of" in ax.get_xlabel() and ax.get_ylabel()
+
+
+def test_overgeneralisation_figure_names_its_metric(tmp_path):
+    figure = figures.overgeneralisation_figure(overgeneralisation_table(), SIZES, tmp_path / "o.png")
+    assert_titled(figure, tmp_path / "o.png", "overgeneralisation")
+    assert [ax.get_title() for ax in figure.axes] == ["synthetic", "natural"]
+    assert all("epoch" in ax.get_xlabel() for ax in figure.axes)
