@@ -31,6 +31,7 @@ test: $(INSTALLED)
 	$(VENV)/bin/python -m pytest
 
 dag: $(INSTALLED)
+	mkdir -p results
 	$(VENV)/bin/snakemake --rulegraph mermaid-js > results/rulegraph.mmd
 
 clean:
