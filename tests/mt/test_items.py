@@ -3,15 +3,26 @@
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
+from scipy.stats import binomtest
 
 from natcomp.errors import InputError
+from natcomp.mt import item_sets
 from natcomp.mt.lexicon import load_idioms, load_lexicon, load_synonyms
-from natcomp.mt.templates import TEMPLATES, SyntheticSentence, synthetic_sentences, template_space_size
+from natcomp.mt.templates import (
+    SYNTHETIC_SAMPLING,
+    TEMPLATES,
+    SyntheticSentence,
+    synthetic_sentences,
+    template_space_size,
+)
 from natcomp.mt.items import (
     NATURAL_SUBSTITUTIVITY_COLUMNS,
     NP_VP_COLUMNS,
@@ -297,6 +308,199 @@ def test_s_conj_natural_second_conjuncts_stay_byte_identical(lex, all_sentences)
 
 
 # --------------------------------------------------------------------------------------
+# synthetic sampling: paper (the default) and released (the original study's items)
+
+# Sizes of the released data: template 1 has all its 1960 sentences, the others 3000.
+PAPER_SCALE = 3000
+RELEASED_ITEMS = 500  # per template: 5,000 S1' and 5,000 S3 items in all
+# The released synthetic items: S1' keeps the VP noun's category in 38%, S3 shares S2's
+# template in 565 of 5,000.
+RELEASED_SAME_CATEGORY = 0.38
+RELEASED_S3_FROM_S2_TEMPLATE = 565 / 5000
+
+
+@pytest.fixture(scope="module")
+def paper_scale(lex) -> dict[str, dict[int, list[SyntheticSentence]]]:
+    return {
+        sampling: {t: synthetic_sentences(lex, t, PAPER_SCALE, seed=1, sampling=sampling) for t in TEMPLATES}
+        for sampling in SYNTHETIC_SAMPLING
+    }
+
+
+def s_conj_draws(lex, data: dict[int, list[SyntheticSentence]], sampling: str) -> list[dict]:
+    """Per item of all ten templates: the templates of S1, S3 and S2, and the S1' nouns."""
+    pool = [s for t in TEMPLATES for s in data[t]]
+    template_of = {s.text[:-1]: s.template for s in pool}
+    draws = []
+    for t in TEMPLATES:
+        rows = s_conj_items(pool, [s.text for s in data[t]], t, RELEASED_ITEMS, seed=1, lexicon=lex, sampling=sampling)
+        half = len(rows) // 2
+        for s1_row, s3_row in zip(rows[:half], rows[half:]):
+            s1, _ = split_conjuncts(s1_row["source_a"])
+            s1p, _ = split_conjuncts(s1_row["source_b"])
+            s3, _ = split_conjuncts(s3_row["source_b"])
+            (position,) = diff_positions(s1, s1p)
+            draws.append(
+                {
+                    "s2": t,
+                    "s1": template_of[s1],
+                    "s3": template_of[s3],
+                    "old": words(s1)[position],
+                    "new": words(s1p)[position],
+                    "vp_noun": position == len(words(s1)) - 1 or template_of[s1] in (6, 7, 8),
+                }
+            )
+    return draws
+
+
+def test_sampling_must_be_known(lex, all_sentences):
+    with pytest.raises(ValueError, match="sampling"):
+        synthetic_sentences(lex, 4, 5, seed=0, sampling="original")
+    with pytest.raises(ValueError, match="sampling"):
+        s_conj_items(all_sentences, ["A b."], 1, 1, seed=0, lexicon=lex, sampling="original")
+
+
+@pytest.mark.parametrize("sampling", SYNTHETIC_SAMPLING)
+def test_template_4_conjunct_numbers(lex, sampling):
+    forms = Forms(lex)
+    sentences = synthetic_sentences(lex, 4, 1000, seed=2, sampling=sampling)
+    both = [(s.nouns[0].plural, s.nouns[1].plural) for s in sentences]
+    for sentence, numbers in zip(sentences, both):
+        bound = matches(PATTERNS[4], sentence.tokens, forms)  # the verb is plural either way
+        assert bound is not None and (bound["A"], bound["B"]) == tuple("pl" if p else "sg" for p in numbers)
+    disagreeing = sum(a != b for a, b in both) / len(both)
+    first_plural = sum(a for a, _ in both) / len(both)
+    assert 0.45 < first_plural < 0.55
+    if sampling == "released":
+        # the released data: "The bakers and the teachers", "The baker and the victim", never mixed
+        assert disagreeing == 0
+        assert template_space_size(lex, 4, sampling=sampling) == 2 * 20 * 19 * 7 * 7
+    else:
+        assert 0.45 < disagreeing < 0.55  # each conjunct singular or plural on its own
+        assert template_space_size(lex, 4, sampling=sampling) == 4 * 20 * 19 * 7 * 7
+
+
+@pytest.mark.parametrize("template", [t for t in TEMPLATES if t != 4])
+def test_sampling_changes_no_other_template(lex, template):
+    assert synthetic_sentences(lex, template, 200, seed=3, sampling="released") == synthetic_sentences(
+        lex, template, 200, seed=3
+    )
+
+
+def test_released_s1_prime_keeps_the_category_in_38_percent(lex, paper_scale):
+    forms = Forms(lex)
+    draws = s_conj_draws(lex, paper_scale["released"], "released")
+    assert len(draws) == 10 * RELEASED_ITEMS
+    for draw in draws:
+        assert draw["vp_noun"] and draw["old"] != draw["new"]
+        assert forms.person[draw["old"]] == forms.person[draw["new"]]  # same number
+    same = sum((d["old"] in forms.classes["Ne"]) == (d["new"] in forms.classes["Ne"]) for d in draws)
+    # two-sided binomial test against the released share (seed fixed: 0.394 here)
+    assert binomtest(same, len(draws), RELEASED_SAME_CATEGORY).pvalue > 0.001, same / len(draws)
+    # per category as in the released items: an elite object keeps its category with 6 of
+    # about 25 alternatives, a people noun (templates 6-8) with 19 of about 25
+    elite_kept = [d["new"] in forms.classes["Ne"] for d in draws if d["old"] in forms.classes["Ne"]]
+    people_kept = [d["new"] in forms.classes["Np"] for d in draws if d["old"] in forms.classes["Np"]]
+    assert 0.19 < sum(elite_kept) / len(elite_kept) < 0.29
+    assert 0.67 < sum(people_kept) / len(people_kept) < 0.79
+
+
+def test_paper_s1_prime_always_changes_the_category(lex, paper_scale):
+    forms = Forms(lex)
+    draws = s_conj_draws(lex, paper_scale["paper"], "paper")
+    assert all((d["old"] in forms.classes["Ne"]) != (d["new"] in forms.classes["Ne"]) for d in draws)
+
+
+def test_released_s3_comes_from_s2s_template_about_one_in_nine(lex, paper_scale):
+    draws = s_conj_draws(lex, paper_scale["released"], "released")
+    assert all(d["s3"] != d["s1"] and d["s1"] != d["s2"] for d in draws)
+    shared = sum(d["s3"] == d["s2"] for d in draws)
+    assert binomtest(shared, len(draws), RELEASED_S3_FROM_S2_TEMPLATE).pvalue > 0.001, shared
+    # S1 is drawn over sentences: template 1 (1960 sentences) weighs less than the others
+    s1_templates = Counter(d["s1"] for d in draws if d["s2"] != 1)
+    expected_template_1 = 1960 / (1960 + 8 * PAPER_SCALE) * sum(s1_templates.values())
+    assert abs(s1_templates[1] - expected_template_1) < 4 * math.sqrt(expected_template_1)
+
+
+def test_paper_s1_and_s3_never_share_s2s_template(lex, paper_scale):
+    draws = s_conj_draws(lex, paper_scale["paper"], "paper")
+    assert all(len({d["s1"], d["s2"], d["s3"]}) == 3 for d in draws)
+
+
+def test_released_s1_may_share_the_number_of_a_non_synthetic_second_conjunct(lex, all_sentences):
+    # a semi-natural template number names no synthetic template: the released S1 come
+    # from every synthetic template there (e.g. "The butchers understand the leader" in
+    # semi-natural template 1)
+    seconds = [f"the people number {i} want to do something." for i in range(300)]
+    rows = s_conj_items(
+        all_sentences, seconds, 1, 300, seed=0, lexicon=lex, sampling="released", second_data_type="semi_natural"
+    )
+    template_of = {s.text[:-1]: s.template for s in all_sentences}
+    first = Counter(template_of[split_conjuncts(r["source_a"])[0]] for r in rows[:300])
+    assert first[1] > 0 and set(first) == set(TEMPLATES)
+    synthetic = s_conj_items(all_sentences, seconds, 1, 300, seed=0, lexicon=lex, sampling="released")
+    assert all(template_of[split_conjuncts(r["source_a"])[0]] != 1 for r in synthetic)
+
+
+def test_released_s_conj_needs_two_templates(lex, sentences):
+    with pytest.raises(ValueError, match="two templates"):
+        s_conj_items(sentences[3], ["A b."], 3, 1, seed=0, lexicon=lex, sampling="released")
+
+
+# sha256 of the item files the generator wrote with the demo settings (seed 1, 120
+# synthetic sentences per template, 6 items per template) before the sampling option was
+# added: the default sampling must keep them byte-identical.
+DEFAULT_ITEM_DIGESTS = {
+    "np_vp": "9e40191104645803a268e1e95e8a1059d4bcabcfd497c1dbe376669ef169432b",
+    "s_conj": "f2ca0c4f2cc834039792ab7a920d3e2e5ce2074a06716ddb82a240a08b7128ec",
+}
+# s_conj with the 40 made-up second conjuncts below, per template, same settings
+DEFAULT_STRING_CONJUNCT_DIGEST = "a58b67be0633b78449792349d96755ba03e1b1f864b22a6b3b00673f9b4474b1"
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@pytest.mark.parametrize("test", sorted(DEFAULT_ITEM_DIGESTS))
+def test_default_sampling_keeps_the_demo_items_byte_identical(tmp_path, test):
+    resources = item_sets.ItemResources(RESOURCES / "lexicon", RESOURCES / "synonyms.tsv", RESOURCES / "idioms.tsv")
+    block = {
+        "seed": 1,
+        "synthetic_per_template": 120,
+        "samples_per_template": 6,
+        "natural_max_items": 60,
+        "random_word_samples": 10,
+        "semi_natural_per_template": 60,
+        "natural_conjunct_reference": "semi_natural",
+    }
+    settings = item_sets.TestSettings.from_config(block)
+    assert settings.synthetic_sampling == "paper"  # the default when the key is left out
+    write_items(item_sets.build_items(test, "synthetic", settings, resources), tmp_path / "default.tsv")
+    write_items(
+        item_sets.build_items(
+            test, "synthetic", item_sets.TestSettings.from_config({**block, "synthetic_sampling": "paper"}), resources
+        ),
+        tmp_path / "paper.tsv",
+    )
+    assert sha256(tmp_path / "default.tsv") == sha256(tmp_path / "paper.tsv") == DEFAULT_ITEM_DIGESTS[test]
+    released = item_sets.TestSettings.from_config({**block, "synthetic_sampling": "released"})
+    write_items(item_sets.build_items(test, "synthetic", released, resources), tmp_path / "released.tsv")
+    assert sha256(tmp_path / "released.tsv") != DEFAULT_ITEM_DIGESTS[test]
+
+
+@pytest.mark.parametrize("second_data_type", ["synthetic", "semi_natural", "natural"])
+def test_default_sampling_ignores_the_second_conjuncts_data_type(lex, tmp_path, second_data_type):
+    first = [s for t in TEMPLATES for s in synthetic_sentences(lex, t, 120, 1)]
+    rows = []
+    for t in TEMPLATES:
+        seconds = [f"Sentence {t} number {i} , with and en ." for i in range(40)]
+        rows += s_conj_items(first, seconds, t, 6, 1, lexicon=lex, second_data_type=second_data_type)
+    write_items(rows, tmp_path / "items.tsv")
+    assert sha256(tmp_path / "items.tsv") == DEFAULT_STRING_CONJUNCT_DIGEST
+
+
+# --------------------------------------------------------------------------------------
 # substitutivity and overgeneralisation
 
 
@@ -404,13 +608,14 @@ def test_items_are_deterministic(lex, synonyms, idioms, sentences, all_sentences
     assert build(7) != build(8)
 
 
-def test_item_generation_is_fast(lex, synonyms, idioms):
+@pytest.mark.parametrize("sampling", SYNTHETIC_SAMPLING)
+def test_item_generation_is_fast(lex, synonyms, idioms, sampling):
     start = time.perf_counter()
-    data = {t: synthetic_sentences(lex, t, 3000, seed=1) for t in TEMPLATES}
+    data = {t: synthetic_sentences(lex, t, 3000, seed=1, sampling=sampling) for t in TEMPLATES}
     pool = [s for t in TEMPLATES for s in data[t]]
     for t in TEMPLATES:
         np_vp_items(data[t], t, N_ITEMS, 0, lexicon=lex)
-        s_conj_items(pool, [s.text for s in data[t]], t, N_ITEMS, 0, lexicon=lex)
+        s_conj_items(pool, [s.text for s in data[t]], t, N_ITEMS, 0, lexicon=lex, sampling=sampling)
         substitutivity_items(data[t], synonyms, t, t, N_ITEMS, 0)
         overgeneralisation_items(data[t], idioms, t, t, N_ITEMS, 0)
     assert time.perf_counter() - start < 2.0
@@ -527,9 +732,7 @@ CONJUNCT_CORPUS = [
     "My brother reads a long book about the sea every day.",  # 12 tokens
     "The man sees the dog.",  # duplicate
     "Used elsewhere in the tests.",
-] + [
-    "the man sees the dog the man sees the dog ?"
-] * 50  # frequency filler
+] + ["the man sees the dog the man sees the dog ?"] * 50  # frequency filler
 
 
 def test_natural_conjuncts_filters_and_matches_length_and_frequency(tmp_path):

@@ -10,7 +10,7 @@ idiom among ten random nouns).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import MISSING, dataclass, fields
 from pathlib import Path
 
 from natcomp.mt.semi_natural.fragments import read_matches
@@ -52,10 +52,13 @@ class TestSettings:
     random_word_samples: int
     semi_natural_per_template: int
     natural_conjunct_reference: str
+    #: ``paper`` or ``released`` (natcomp.mt.templates.SYNTHETIC_SAMPLING)
+    synthetic_sampling: str = "paper"
 
     @classmethod
     def from_config(cls, block: Mapping[str, object]) -> TestSettings:
-        return cls(**{name: block[name] for name in cls.__dataclass_fields__})
+        """The settings from a config block; keys with a default may be left out."""
+        return cls(**{f.name: block[f.name] for f in fields(cls) if f.name in block or f.default is MISSING})
 
 
 def build_items(
@@ -77,7 +80,10 @@ def build_items(
     idioms = load_idioms(resources.idioms)
     seed, n = settings.seed, settings.samples_per_template
 
-    synthetic = {t: synthetic_sentences(lexicon, t, settings.synthetic_per_template, seed) for t in TEMPLATES}
+    sampling = settings.synthetic_sampling
+    synthetic = {
+        t: synthetic_sentences(lexicon, t, settings.synthetic_per_template, seed, sampling=sampling) for t in TEMPLATES
+    }
     conjuncts_match_semi_natural = test == "s_conj" and settings.natural_conjunct_reference == "semi_natural"
     if data_type == "semi_natural" or (data_type == "natural" and conjuncts_match_semi_natural):
         if phrases is None:
@@ -100,7 +106,9 @@ def build_items(
         else:
             second = {t: [s.text for s in sentences[t]] for t in TEMPLATES}
         for t in TEMPLATES:
-            rows += s_conj_items(first_conjuncts, second[t], t, n, seed, lexicon=lexicon)
+            rows += s_conj_items(
+                first_conjuncts, second[t], t, n, seed, lexicon=lexicon, sampling=sampling, second_data_type=data_type
+            )
     elif test == "substitutivity":
         if data_type == "natural":
             rows = natural_substitutivity(*corpus, synonyms, settings.natural_max_items, seed)

@@ -20,11 +20,28 @@ Systematicity, S -> S CONJ S, :func:`s_conj_items`
     ``S1 , and s2``: S1 is a synthetic sentence without its final period, s2 the
     second conjunct (synthetic, semi-natural or natural) with its first character
     lowercased (nothing else: the original did exactly this). ``s1_prime`` replaces the
-    noun in S1's VP by a noun of the other category (elite <-> people, same number);
-    ``s3`` replaces S1 by a sentence of another template. The paper says S1 and S2 come
-    from different templates, so S1 (and S3) never come from the second conjunct's
-    template number; S3's template also differs from S1's. Within an item both conditions
-    share S1 and s2; s2 is byte-identical in all sources of an item.
+    noun in S1's VP (§4.1: "changing the noun in its verb phrase"); ``s3`` replaces S1 by
+    a sentence of another template than S1's. Within an item both conditions share S1
+    and s2; s2 is byte-identical in all sources of an item. How S1, the new noun and S3
+    are drawn is ``sampling`` (:data:`~natcomp.mt.templates.SYNTHETIC_SAMPLING`, config
+    ``mt.tests.synthetic_sampling``):
+
+    ``paper`` (this project's reading of the text; the default)
+        S1's template is drawn uniformly among the templates other than the second
+        conjunct's number (the paper: S1 and S2 "from different templates"), then a
+        sentence of it. The new VP noun is of the other category (elite <-> people, same
+        number). S3's template is drawn uniformly among those other than S1's and S2's.
+    ``released`` (the original study's released items)
+        S1 is drawn uniformly among all first-conjunct sentences of other templates than
+        a synthetic second conjunct's (a semi-natural or natural second conjunct's number
+        names no synthetic template, and the released S1 come from every template there);
+        a template's share is thus proportional to its sentences (template 1 has 1960, the
+        others 3000 at paper scale). The new VP noun is any other people or elite noun of
+        the same number, as in VP -> VP' (the released S1' keep the noun's category in 38%
+        of the items: of the about 25 alternatives, 6 are elite for an elite object and 19
+        are people for the people noun of templates 6-8). S3 is drawn uniformly among the
+        sentences of other templates than S1's, so it may share S2's template (565 of the
+        5,000 released synthetic items; about 1/9 expected).
 
 Substitutivity (§4.2, Table 5), :func:`substitutivity_items`
     The pair's clause (``clause_singular`` / ``clause_plural`` of ``synonyms.tsv`` by the
@@ -91,13 +108,13 @@ import math
 import random
 import re
 from collections import Counter
-from collections.abc import Collection, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
 from natcomp.errors import InputError
 from natcomp.files import iter_lines
 from natcomp.mt.lexicon import Idiom, Lexicon, Noun, SynonymPair, tree_leaves
-from natcomp.mt.templates import NounSlot, SyntheticSentence
+from natcomp.mt.templates import NounSlot, SyntheticSentence, check_sampling
 from natcomp.text import detokenize, unescape_bracket
 from natcomp.tsv import write_tsv
 
@@ -261,27 +278,26 @@ def s_conj_items(
     seed: int,
     *,
     lexicon: Lexicon,
+    sampling: str = "paper",
+    second_data_type: str = "synthetic",
 ) -> list[Row]:
     """S -> S CONJ S items (:data:`S_CONJ_COLUMNS`) for the second conjuncts of ``template``:
-    ``n`` items per condition (fewer if there are fewer second conjuncts)."""
+    ``n`` items per condition (fewer if there are fewer second conjuncts). ``sampling``:
+    see the module docstring; ``second_data_type`` (the second conjuncts' data type) only
+    matters for ``released``."""
+    check_sampling(sampling)
     rng = _rng(seed, "s_conj", template)
     by_template: dict[int, list[SyntheticSentence]] = {}
     for sentence in first_conjuncts:
         by_template.setdefault(sentence.template, []).append(sentence)
-    allowed = sorted(t for t in by_template if t != template)
-    if len(allowed) < 2:
-        raise ValueError(
-            f"first conjuncts from at least two templates other than {template} are needed, "
-            f"got templates {sorted(by_template)}"
-        )
+    if sampling == "released":
+        draw = _released_s_conj_draw(by_template, template, second_data_type, lexicon)
+    else:
+        draw = _paper_s_conj_draw(by_template, template, lexicon)
     seconds = _sample(second_conjuncts, n, rng, f"template {template} second conjuncts")
     items = []
     for second in seconds:
-        t1 = rng.choice(allowed)
-        s1 = rng.choice(by_template[t1])
-        slot = s1.first_slot(VP_ROLES)
-        s1_prime = _replace_noun(s1, slot, _category_swap(lexicon, slot.category), rng)
-        s3 = rng.choice(by_template[rng.choice([t for t in allowed if t != t1])])
+        s1, s1_prime, s3 = draw(rng)
         items.append({"s1": s1, "s1_prime": s1_prime, "s3": s3, "s2": second})
     rows: list[Row] = []
     for condition in S_CONJ_CONDITIONS:
@@ -290,6 +306,54 @@ def s_conj_items(
             source_b = conjoin(item[condition], item["s2"])
             rows.append(_row(S_CONJ_COLUMNS, len(rows), template, condition, source_a, source_b))
     return rows
+
+
+_ConjunctDraw = Callable[[random.Random], tuple[SyntheticSentence, SyntheticSentence, SyntheticSentence]]
+
+
+def _paper_s_conj_draw(
+    by_template: Mapping[int, Sequence[SyntheticSentence]], template: int, lexicon: Lexicon
+) -> _ConjunctDraw:
+    """``(S1, S1', S3)`` draws of ``sampling="paper"``: templates first, S1' across categories."""
+    allowed = sorted(t for t in by_template if t != template)
+    if len(allowed) < 2:
+        raise ValueError(
+            f"first conjuncts from at least two templates other than {template} are needed, "
+            f"got templates {sorted(by_template)}"
+        )
+
+    def draw(rng: random.Random) -> tuple[SyntheticSentence, SyntheticSentence, SyntheticSentence]:
+        t1 = rng.choice(allowed)
+        s1 = rng.choice(by_template[t1])
+        slot = s1.first_slot(VP_ROLES)
+        s1_prime = _replace_noun(s1, slot, _category_swap(lexicon, slot.category), rng)
+        s3 = rng.choice(by_template[rng.choice([t for t in allowed if t != t1])])
+        return s1, s1_prime, s3
+
+    return draw
+
+
+def _released_s_conj_draw(
+    by_template: Mapping[int, Sequence[SyntheticSentence]], template: int, second_data_type: str, lexicon: Lexicon
+) -> _ConjunctDraw:
+    """``(S1, S1', S3)`` draws of ``sampling="released"``: sentences pooled over templates,
+    S1' from all people and elite nouns."""
+    excluded = template if second_data_type == "synthetic" else None
+    templates = sorted(by_template)
+    if len(templates) < 2:
+        raise ValueError(f"first conjuncts from at least two templates are needed, got templates {templates}")
+    # pools[u]: the sentences of every template but u, in template order
+    pools = {u: [s for t in templates if t != u for s in by_template[t]] for u in templates}
+    first_pool = pools[excluded] if excluded in pools else [s for t in templates for s in by_template[t]]
+    candidates = _people_and_elite(lexicon)
+
+    def draw(rng: random.Random) -> tuple[SyntheticSentence, SyntheticSentence, SyntheticSentence]:
+        s1 = rng.choice(first_pool)
+        s1_prime = _replace_noun(s1, s1.first_slot(VP_ROLES), candidates, rng)
+        s3 = rng.choice(pools[s1.template])
+        return s1, s1_prime, s3
+
+    return draw
 
 
 # --------------------------------------------------------------------------------------
@@ -354,7 +418,14 @@ def overgeneralisation_items(
     rows: list[Row] = []
     for base in _sample(_of_template(sentences, template), n, rng, f"template {template} sentences"):
         rows.append(
-            _row(OVERGENERALISATION_COLUMNS, len(rows), template, idioms[idiom_index].idiom, _with_clause(base, clause), "")
+            _row(
+                OVERGENERALISATION_COLUMNS,
+                len(rows),
+                template,
+                idioms[idiom_index].idiom,
+                _with_clause(base, clause),
+                "",
+            )
         )
     return rows
 
@@ -399,8 +470,7 @@ def random_word_items(idioms: Sequence[Idiom], lexicon: Lexicon, idiom_index: in
             seen.add(source)
             sources.append(source)
     return [
-        _row(OVERGENERALISATION_COLUMNS, i, NATURAL_TEMPLATE, idiom, source, "")
-        for i, source in enumerate(sources)
+        _row(OVERGENERALISATION_COLUMNS, i, NATURAL_TEMPLATE, idiom, source, "") for i, source in enumerate(sources)
     ]
 
 
@@ -542,7 +612,9 @@ def natural_substitutivity(
         for _, en, nl in lines:
             british, american = swap_term(en, synonyms[k], "british"), swap_term(en, synonyms[k], "american")
             rows.append(
-                _row(NATURAL_SUBSTITUTIVITY_COLUMNS, len(rows), NATURAL_TEMPLATE, synonyms[k].name, british, american, nl)
+                _row(
+                    NATURAL_SUBSTITUTIVITY_COLUMNS, len(rows), NATURAL_TEMPLATE, synonyms[k].name, british, american, nl
+                )
             )
     return rows
 

@@ -33,6 +33,13 @@ Decisions:
 * Within one sentence the people nouns differ: the two conjuncts of template 4 and the
   main and embedded subjects of templates 6-8 are different nouns ("The poet and the
   poet" / "The poet sees that the poets cry" are left out). Everything else is free.
+* The number of template 4's second conjunct depends on ``sampling``
+  (:data:`SYNTHETIC_SAMPLING`, config ``mt.tests.synthetic_sampling``): ``paper`` draws it
+  independently of the first (Table 3 writes both conjuncts as N_people, which is singular
+  or plural: "The poet and the children" can occur); ``released`` gives both conjuncts one number, as
+  every template-4 sentence of the original study's released data does ("The bakers and
+  the teachers", "The baker and the victim"). The template then has half as many
+  sentences. The other templates do not depend on ``sampling``.
 * Sentences are built as tokens and written out with the demo corpus' detokeniser
   (:func:`natcomp.text.detokenize`), so ``SyntheticSentence.text`` looks exactly
   like a training sentence of the demo corpus (``The poet criticises the king.``).
@@ -58,8 +65,10 @@ from natcomp.mt.lexicon import Lexicon, Noun
 
 __all__ = [
     "NounSlot",
+    "SYNTHETIC_SAMPLING",
     "SyntheticSentence",
     "TEMPLATES",
+    "check_sampling",
     "synthetic_sentences",
     "template_space_size",
 ]
@@ -68,6 +77,17 @@ _LOG = logging.getLogger(__name__)
 
 #: the template numbers of the paper's Table 3
 TEMPLATES = tuple(range(1, 11))
+
+#: how synthetic test data is sampled: ``paper`` (this project's reading of the paper's
+#: text) or ``released`` (the distributions of the original study's released items); see
+#: this module (template 4) and :func:`natcomp.mt.items.s_conj_items` (S1' and S3)
+SYNTHETIC_SAMPLING = ("paper", "released")
+
+
+def check_sampling(sampling: str) -> None:
+    """``ValueError`` unless ``sampling`` is one of :data:`SYNTHETIC_SAMPLING`."""
+    if sampling not in SYNTHETIC_SAMPLING:
+        raise ValueError(f"sampling must be one of {SYNTHETIC_SAMPLING}, not {sampling!r}")
 
 
 @dataclass(frozen=True)
@@ -161,9 +181,10 @@ class _Digits:
 class _Builder:
     """Collects the tokens and noun slots of one sentence."""
 
-    def __init__(self, lex: Lexicon, digits: _Digits):
+    def __init__(self, lex: Lexicon, digits: _Digits, sampling: str):
         self.lex = lex
         self.digits = digits
+        self.sampling = sampling
         self.tokens: list[str] = []
         self.slots: list[NounSlot] = []
 
@@ -239,9 +260,10 @@ def _t3(b: _Builder) -> None:
 
 
 def _t4(b: _Builder) -> None:
-    first, _ = b.subject()
+    first, plural = b.subject()
     b.words("and", "the")
-    b.people("subject2", b.plural(), avoid=first)
+    # released: both conjuncts in one number (no digit is drawn for the second)
+    b.people("subject2", plural if b.sampling == "released" else b.plural(), avoid=first)
     b.transitive(True)
     b.elite_object()
 
@@ -312,30 +334,34 @@ def _builder(template: int) -> Callable[[_Builder], None]:
     return _BUILDERS[template]
 
 
-def _sentence(lexicon: Lexicon, template: int, index: int) -> SyntheticSentence:
-    builder = _Builder(lexicon, _Digits(index))
+def _sentence(lexicon: Lexicon, template: int, index: int, sampling: str) -> SyntheticSentence:
+    builder = _Builder(lexicon, _Digits(index), sampling)
     _builder(template)(builder)
     return SyntheticSentence(template, tuple(builder.tokens), tuple(builder.slots))
 
 
-def template_space_size(lexicon: Lexicon, template: int) -> int:
+def template_space_size(lexicon: Lexicon, template: int, *, sampling: str = "paper") -> int:
     """The number of distinct sentences template ``template`` can produce from ``lexicon``."""
+    check_sampling(sampling)
     digits = _Digits(None)
-    _builder(template)(_Builder(lexicon, digits))
+    _builder(template)(_Builder(lexicon, digits, sampling))
     size = 1
     for radix in digits.radices:
         size *= radix
     return size
 
 
-def synthetic_sentences(lexicon: Lexicon, template: int, n: int, seed: int) -> list[SyntheticSentence]:
+def synthetic_sentences(
+    lexicon: Lexicon, template: int, n: int, seed: int, *, sampling: str = "paper"
+) -> list[SyntheticSentence]:
     """``n`` distinct sentences of ``template`` (fewer if the template has fewer; logged).
 
-    Deterministic for equal arguments; the order is random.
+    Deterministic for equal arguments; the order is random. ``sampling`` (one of
+    :data:`SYNTHETIC_SAMPLING`) only changes template 4.
     """
     if n < 0:
         raise ValueError(f"n must be >= 0, not {n}")
-    size = template_space_size(lexicon, template)
+    size = template_space_size(lexicon, template, sampling=sampling)
     rng = random.Random(f"synthetic/{template}/{seed}")
     if n >= size:
         if n > size:
@@ -346,4 +372,4 @@ def synthetic_sentences(lexicon: Lexicon, template: int, n: int, seed: int) -> l
         rng.shuffle(indices)
     else:
         indices = rng.sample(range(size), n)
-    return [_sentence(lexicon, template, index) for index in indices]
+    return [_sentence(lexicon, template, index, sampling) for index in indices]
