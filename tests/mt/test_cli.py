@@ -51,7 +51,7 @@ SUBSTITUTIVITY_ITEMS = [
 ]
 SUBSTITUTIVITY_TRANSLATIONS = {
     "The man eats the doughnut .": "De man eet de donut.",
-    "The man eats the donut .": "De man eet de ezel.",
+    "The man eats the donut .": "De man eet de appel.",  # no candidate: the whole translation
     "The king eats the doughnut .": "De koning eet de donuts.",
     "The king eats the donut .": "De koning eet donuts.",
     "I travel by aeroplane .": "Ik reis per vliegtuig.",
@@ -162,7 +162,7 @@ def test_score_substitutivity_names_pairs_and_pools_them(tmp_path, capsys):
     assert main(_score(tmp_path, *argv, "--synonyms", str(RESOURCES / "synonyms.tsv"))) == 0
     labels = _read(tmp_path / "out" / "labels.tsv")
     assert labels[0][-4:] == ["synonym_a", "synonym_b", "consistent", "synonym_consistent"]
-    assert labels[1][-4:] == ["donut", "De man eet de ezel .", "0", "0"]
+    assert labels[1][-4:] == ["donut", "De man eet de appel .", "0", "0"]
     assert labels[2][-4:] == ["donuts", "donuts", "0", "1"]
     assert _read(tmp_path / "out" / "summary.tsv") == [
         ["template", "pair", "consistency", "synonym_consistency", "n"],
@@ -193,7 +193,9 @@ def test_score_overgeneralisation_names_idioms_and_options(tmp_path):
         ["overall", "overall", "0.3333", "3"],
     ]
 
-    assert main(_score(tmp_path, *argv, "--substring-keywords")) == 0  # "even" inside "leven"
+    assert main(_score(tmp_path, *argv, "--keyword-matching", "substring")) == 0  # "even" inside "leven"
+    assert [row[-1] for row in _read(tmp_path / "out" / "labels.tsv")[1:]] == ["1", "1", "0"]
+    assert main(_score(tmp_path, *argv, "--substring-keywords")) == 0  # the older spelling
     assert [row[-1] for row in _read(tmp_path / "out" / "labels.tsv")[1:]] == ["1", "1", "0"]
 
     assert main(_score(tmp_path, *argv, "--paraphrase-references-only")) == 0
@@ -429,19 +431,103 @@ def test_wrong_line_count_and_bad_items_are_errors(tmp_path, capsys):
     _assert_error(tmp_path, capsys, argv, f"{bad}, line 4: template 'overall' is reserved")
 
 
-def test_paraphrase_filter_needs_references(tmp_path, capsys):
-    items = _write(
-        tmp_path / "items.tsv",
-        [
-            ["item", "template", "idiom", "source", "reference"],
-            ["1", "1", "by heart", "x", "ref"],
-            ["2", "1", "by heart", "y", ""],
-        ],
-    )
-    translations = _translations_tsv(tmp_path / "hyp.tsv", {"x": "a", "y": "b"})
+HEART_ITEMS = [
+    ["item", "template", "idiom", "source", "reference"],
+    ["1", "1", "by heart", "I know it by heart .", "Ik ken het uit het hoofd."],
+    ["2", "1", "by heart", "She learnt it by heart .", ""],
+    ["3", "1", "by heart", "They know them by heart .", "Ze kennen hun harten."],
+]
+HEART_TRANSLATIONS = {
+    "I know it by heart .": "Ik ken het door het hart.",
+    "She learnt it by heart .": "Ze leerde het door haar hartjes.",
+    "They know them by heart .": "Ze kennen ze uit het hoofd.",
+}
+
+
+@pytest.mark.parametrize(
+    ("matching", "labels"),
+    [
+        # inflected: hartje and harten are literal translations of "heart"
+        (["--keyword-matching", "inflected"], [["1", "1"], ["1", "1"], ["0", ""]]),
+        ([], [["1", "1"], ["1", "1"], ["0", ""]]),  # the default
+        # word: only the bare "hart" counts, so item 2 is no overgeneralisation and item 3's reference a paraphrase
+        (["--keyword-matching", "word"], [["1", "1"], ["1", "0"], ["1", "0"]]),
+    ],
+)
+def test_paraphrase_filter_counts_an_empty_reference_as_a_paraphrase(tmp_path, matching, labels):
+    items = _write(tmp_path / "items.tsv", HEART_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", HEART_TRANSLATIONS)
     argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
-    argv += ["--idioms", str(RESOURCES / "idioms.tsv"), "--paraphrase-references-only"]
-    _assert_error(tmp_path, capsys, argv, f"{items}, line 3", "empty reference")
+    argv += ["--idioms", str(RESOURCES / "idioms.tsv"), "--paraphrase-references-only", *matching]
+    assert main(_score(tmp_path, *argv)) == 0
+    rows = _read(tmp_path / "out" / "labels.tsv")
+    assert rows[0][-2:] == ["reference_paraphrase", "overgeneralised"]
+    assert [row[-2:] for row in rows[1:]] == labels
+
+
+def test_keyword_options_contradicting_or_on_another_test_are_errors(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", HEART_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", HEART_TRANSLATIONS)
+    argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
+    argv += ["--substring-keywords", "--keyword-matching", "word"]
+    _assert_error(tmp_path, capsys, argv, "--substring-keywords means --keyword-matching substring", "word")
+    argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
+    _assert_error(tmp_path, capsys, [*argv, "--s-conj-missing-conjunct", "triple"], "apply to --test s_conj only")
+    np_vp = _write(tmp_path / "np_vp.tsv", NP_VP_ITEMS)
+    argv = ["--test", "np_vp", "--items", str(np_vp), "--translations", str(translations)]
+    _assert_error(tmp_path, capsys, [*argv, "--keyword-matching", "word"], "apply to --test overgeneralisation only")
+    with pytest.raises(SystemExit):
+        main(_score(tmp_path, *argv, "--keyword-matching", "stem"))
+    assert "invalid choice: 'stem' (choose from 'substring', 'word', 'inflected')" in capsys.readouterr().err
+
+
+def test_swapped_idiom_is_an_error_naming_the_line(tmp_path, capsys):
+    swapped = [list(row) for row in IDIOM_ITEMS]
+    swapped[3][2] = "once in a while"  # "I knew it by heart ." labelled with the wrong idiom
+    items = _write(tmp_path / "items.tsv", swapped)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", IDIOM_TRANSLATIONS)
+    argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
+    _assert_error(
+        tmp_path,
+        capsys,
+        argv,
+        f"{items}, line 4",
+        "'I knew it by heart .' does not contain its idiom 'once in a while'",
+    )
+
+
+S_CONJ_TRIPLES = [
+    ["item", "template", "condition", "source_a", "source_b"],
+    ["1", "1", "s1_prime", "S1 and S2", "S1' and S2"],
+    ["2", "1", "s3", "S1 and S2", "S3 and S2"],
+    ["3", "1", "s1_prime", "T1 and T2", "T1' and T2"],
+    ["4", "1", "s3", "T1 and T2", "T3 and T2"],
+]
+S_CONJ_TRIPLE_TRANSLATIONS = {
+    "S1 and S2": "De man ziet de koning, en het kind slaapt.",
+    "S1' and S2": "De man ziet de leider, en het kind slaapt.",
+    "S3 and S2": "De vrouw ziet de generaal; het kind slaapt.",  # no second conjunct
+    "T1 and T2": "De boer ziet de koning, en de vrouw lacht.",
+    "T1' and T2": "De boer ziet de leider, en de vrouw huilt.",
+    "T3 and T2": "De dichter ziet de koning, en de vrouw lacht.",
+}
+
+
+@pytest.mark.parametrize(
+    ("option", "consistent", "line"),
+    [
+        ([], ["1", "", "0", "1"], "s_conj, 4 items (3 scored), consistency 0.6667"),
+        (["--s-conj-missing-conjunct", "pair"], ["1", "", "0", "1"], "s_conj, 4 items (3 scored), consistency 0.6667"),
+        (["--s-conj-missing-conjunct", "triple"], ["", "", "0", "1"], "s_conj, 4 items (2 scored), consistency 0.5000"),
+    ],
+)
+def test_score_s_conj_missing_conjunct_option(tmp_path, capsys, option, consistent, line):
+    items = _write(tmp_path / "items.tsv", S_CONJ_TRIPLES)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", S_CONJ_TRIPLE_TRANSLATIONS)
+    argv = ["--test", "s_conj", "--items", str(items), "--translations", str(translations), *option]
+    assert main(_score(tmp_path, *argv)) == 0
+    assert [row[-1] for row in _read(tmp_path / "out" / "labels.tsv")[1:]] == consistent
+    assert line in capsys.readouterr().out
 
 
 def test_existing_outputs_survive_a_failing_run(tmp_path, capsys):

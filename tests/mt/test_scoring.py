@@ -16,6 +16,7 @@ from natcomp.mt.scoring import (
     ITEM_COLUMNS,
     OVERALL,
     edit_distance,
+    inflected_forms,
     is_overgeneralised,
     np_vp_consistent,
     read_items,
@@ -23,7 +24,9 @@ from natcomp.mt.scoring import (
     reference_is_paraphrase,
     s_conj_consistent,
     score_items,
+    score_test_files,
     second_conjunct,
+    source_contains_idiom,
     substitution_consistent,
     summarise,
     synonym_consistent,
@@ -181,31 +184,113 @@ def test_multi_word_and_apostrophe_candidates_are_glued():
 # overgeneralisation
 
 
-def test_keyword_matches_whole_tokens_by_default():
-    assert not is_overgeneralised("Het leven is mooi.", ["even", "tijdje"])
-    assert is_overgeneralised("Het leven is mooi.", ["even", "tijdje"], substring=True)
-    assert is_overgeneralised("Ik speel het af en toe even.", ["even", "tijdje"])
-    assert is_overgeneralised("Ik speel het af en toe, even.", ["even"])  # punctuation detached
+def test_keyword_matching_modes_on_the_documented_examples():
+    heart = ["hart"]
+    # inflected (default): whole words with Dutch endings, never inside another word
+    assert is_overgeneralised("Ik kende de formule door het hart.", heart)
+    assert is_overgeneralised("Ik kende het hartje van de formule.", heart)
+    assert is_overgeneralised("Twee harten.", heart)
+    assert is_overgeneralised("Het kwam uit het blauwe.", ["blauw"])
+    assert not is_overgeneralised("Het leven is mooi.", ["even"])
+    assert not is_overgeneralised("Hij woont in Nederland.", ["land"])
+    assert not is_overgeneralised("Met hartelijke groet.", heart)
+    # word: whole words only
+    assert is_overgeneralised("door het hart", heart, matching="word")
+    assert not is_overgeneralised("het hartje", heart, matching="word")
+    assert not is_overgeneralised("het blauwe licht", ["blauw"], matching="word")
+    assert not is_overgeneralised("Het leven is mooi.", ["even"], matching="word")
+    # substring: anywhere, as the original code did
+    assert is_overgeneralised("het hartje", heart, matching="substring")
+    assert is_overgeneralised("Het leven is mooi.", ["even"], matching="substring")
+    assert is_overgeneralised("Hij woont in Nederland.", ["land"], matching="substring")
+    with pytest.raises(ValueError, match="inflected"):
+        is_overgeneralised("x", heart, matching="stem")
 
 
-def test_keyword_matching_is_case_insensitive():
-    assert is_overgeneralised("Ik kende de formule door HART.", ["hart", "hartje"])
-    assert is_overgeneralised("De Staat van de kunst.", ["staat"])
-    assert is_overgeneralised("de staat van de kunst.", ["Staat"])
-    assert is_overgeneralised("KUNSTWERK", ["kunst"], substring=True)
+@pytest.mark.parametrize(
+    ("keyword", "form"),
+    [
+        ("hart", "hartje"),  # -je
+        ("hart", "hartjes"),
+        ("hart", "harten"),  # -en
+        ("blauw", "blauwe"),  # adjective -e
+        ("kostuum", "kostuums"),  # -s
+        ("kostuum", "kostuumpje"),  # -pje
+        ("kleur", "kleurtje"),  # -tje
+        ("ding", "dingetje"),  # -etje
+        ("ding", "dingetjes"),
+        ("koning", "koninkje"),  # -kje after -ng
+        ("gedachte", "gedachten"),  # -n after -e
+        ("idee", "ideeën"),
+        ("pak", "pakken"),  # doubled consonant after a short vowel
+        ("kras", "krassen"),
+        ("stem", "stemmetje"),
+        ("staat", "staten"),  # long vowel written single in an open syllable
+        ("zaak", "zaken"),
+        ("probleem", "problemen"),
+        ("poos", "pozen"),  # s voiced after a long vowel
+        ("even", "eventjes"),
+        ("Staat", "STATEN"),  # case-insensitive
+    ],
+)
+def test_inflected_matching_accepts_dutch_endings(keyword, form):
+    assert form.lower() in inflected_forms(keyword)
+    assert is_overgeneralised(f"Het was {form} .", [keyword])
+    assert not is_overgeneralised(f"Het was {form} .", [keyword], matching="word")
+
+
+@pytest.mark.parametrize(
+    ("keyword", "word"),
+    [
+        ("even", "leven"),  # not inside another word
+        ("even", "evenwel"),
+        ("land", "Nederland"),
+        ("land", "landbouw"),  # compound: no ending
+        ("hart", "hartelijk"),
+        ("tijd", "tijdens"),
+        ("weg", "wegwijzer"),
+        ("staat", "staatsgreep"),
+        ("kunst", "kunstwerk"),
+        ("pak", "pakket"),
+    ],
+)
+def test_inflected_matching_never_fires_inside_another_word(keyword, word):
+    assert not is_overgeneralised(f"Het {word} .", [keyword])
+    assert is_overgeneralised(f"Het {word} .", [keyword], matching="substring")
+
+
+def test_keyword_matching_is_case_insensitive_and_detaches_punctuation():
+    for matching in ("inflected", "word", "substring"):
+        assert is_overgeneralised("Ik kende de formule door HART.", ["hart", "hartje"], matching=matching)
+        assert is_overgeneralised("De Staat van de kunst.", ["staat"], matching=matching)
+        assert is_overgeneralised("de staat van de kunst.", ["Staat"], matching=matching)
+        assert is_overgeneralised("Ik speel het af en toe, even.", ["even"], matching=matching)
+    assert is_overgeneralised("KUNSTWERK", ["kunst"], matching="substring")
     assert not is_overgeneralised("KUNSTWERK", ["kunst"])
+    # the tokeniser splits the apostrophe of -'s off, so the keyword is a word of its own
+    assert is_overgeneralised("De tandem's.", ["tandem"], matching="word")
 
 
 def test_multi_word_keywords_match_as_token_sequences():
-    assert is_overgeneralised("Hij kijkt de andere manier op.", ["andere manier"])
-    assert not is_overgeneralised("Hij kijkt de andere kant op, op zijn manier.", ["andere manier"])
+    for matching in ("inflected", "word"):
+        assert is_overgeneralised("Hij kijkt de andere manier op.", ["andere manier"], matching=matching)
+        assert not is_overgeneralised(
+            "Hij kijkt de andere kant op, op zijn manier.", ["andere manier"], matching=matching
+        )
+    assert is_overgeneralised("Op andere manieren.", ["andere manier"])  # the last word inflected
+    assert not is_overgeneralised("Op andere manieren.", ["andere manier"], matching="word")
+    assert not is_overgeneralised("Op anderen manier.", ["andere manier"])  # only the last word
 
 
 def test_reference_is_paraphrase():
     assert reference_is_paraphrase("Ik kende de formule uit het hoofd.", ["hart", "hartje"])
     assert not reference_is_paraphrase("Ik kende de formule door het hart.", ["hart", "hartje"])
     assert reference_is_paraphrase("Het leven gaat door.", ["even"])
-    assert not reference_is_paraphrase("Het leven gaat door.", ["even"], substring=True)
+    assert not reference_is_paraphrase("Het leven gaat door.", ["even"], matching="substring")
+    assert not reference_is_paraphrase("Met zijn harten.", ["hart"])
+    assert reference_is_paraphrase("Met zijn harten.", ["hart"], matching="word")
+    for matching in ("inflected", "word", "substring"):
+        assert reference_is_paraphrase("", ["hart"], matching=matching)  # empty: no keyword, as the original
 
 
 # --------------------------------------------------------------------------------------
@@ -315,9 +400,78 @@ def test_score_substitutivity_and_overgeneralisation_with_resources():
         "overgeneralisation",
         idioms=idioms,
         paraphrase_references_only=True,
-        substring_keywords=True,
+        keyword_matching="substring",
     )
     assert labels["overgeneralised"].tolist() == [True, pd.NA, pd.NA]
+
+
+def test_an_empty_reference_is_a_paraphrase_under_the_filter():
+    idioms = load_idioms(RESOURCES / "idioms.tsv")
+    items = pd.DataFrame(
+        [
+            {"item": "1", "template": "n", "idiom": "by heart", "source": "s1", "reference": ""},
+            {"item": "2", "template": "n", "idiom": "by heart", "source": "s2", "reference": "Door het hart."},
+            {"item": "3", "template": "n", "idiom": "by heart", "source": "s3", "reference": "  "},
+        ]
+    )
+    translations = {"s1": "Door het hart.", "s2": "Door het hart.", "s3": "Uit het hoofd."}
+    labels = score_items(items, translations, "overgeneralisation", idioms=idioms, paraphrase_references_only=True)
+    assert labels["reference_paraphrase"].tolist() == [True, False, True]
+    assert labels["overgeneralised"].tolist() == [True, pd.NA, False]
+
+
+def test_unknown_option_values_are_errors():
+    items = pd.DataFrame([{"item": "1", "template": "1", "condition": "s3", "source_a": "a", "source_b": "b"}])
+    with pytest.raises(ValueError, match="keyword matching must be one of"):
+        score_items(items, {"a": "x", "b": "y"}, "s_conj", keyword_matching="words")
+    with pytest.raises(ValueError, match="s_conj_missing_conjunct must be one of pair, triple"):
+        score_items(items, {"a": "x", "b": "y"}, "s_conj", s_conj_missing_conjunct="item")
+
+
+# Three S -> S CONJ S triples of template 1 (S1 with S2 "het kind slaapt" etc.): in triple A every
+# translation has a second conjunct; in B the S3 translation has none; in C the S1 translation (shared by
+# both conditions) has none. Template 2 repeats triple A's sources: triples are per template.
+TRIPLE_ITEMS = [
+    ["item", "template", "condition", "source_a", "source_b"],
+    ["0", "1", "s1_prime", "A", "A1"],
+    ["1", "1", "s1_prime", "B", "B1"],
+    ["2", "1", "s1_prime", "C", "C1"],
+    ["3", "1", "s3", "A", "A3"],
+    ["4", "1", "s3", "B", "B3"],
+    ["5", "1", "s3", "C", "C3"],
+    ["6", "2", "s1_prime", "A", "A1"],
+    ["7", "2", "s3", "A", "B3"],
+]
+TRIPLE_TRANSLATIONS = {
+    "A": "De man ziet de koning, en het kind slaapt.",
+    "A1": "De man ziet de leider, en het kind slaapt.",
+    "A3": "De vrouw bewondert de generaal, en het kind rust.",
+    "B": "De boer ziet de koning, en de vrouw lacht.",
+    "B1": "De boer ziet de leider, en de vrouw lacht.",
+    "B3": "De dichter vermijdt de koning; de vrouw lacht.",  # no second conjunct
+    "C": "De slager ziet de koning; de vrouw lacht.",  # no second conjunct
+    "C1": "De slager ziet de leider, en de vrouw lacht.",
+    "C3": "De oom vergeet de burgemeester, en de vrouw lacht.",
+}
+
+
+@pytest.mark.parametrize(
+    ("rule", "expected"),
+    [
+        # pair: an item is unscored when one of its own two translations lacks the conjunct
+        ("pair", [True, True, pd.NA, False, pd.NA, pd.NA, True, pd.NA]),
+        # triple: also when the triple's other condition lacks it (B's S1' item, template 2's S1' item)
+        ("triple", [True, pd.NA, pd.NA, False, pd.NA, pd.NA, pd.NA, pd.NA]),
+    ],
+)
+def test_s_conj_missing_conjunct_pair_or_triple(tmp_path, rule, expected):
+    items = read_items(_write(tmp_path / "items.tsv", TRIPLE_ITEMS), "s_conj")
+    labels = score_items(items, TRIPLE_TRANSLATIONS, "s_conj", s_conj_missing_conjunct=rule)
+    assert labels["consistent"].tolist() == expected
+    assert labels["conjunct_b"].isna().tolist() == [False, False, False, False, True, False, False, True]
+    summary = summarise(labels, ["condition"])
+    n = {"pair": [3, 1], "triple": [1, 1]}[rule]
+    assert summary[["condition", "n"]].values.tolist() == [["s1_prime", n[0]], ["s3", n[1]]]
 
 
 def test_score_items_missing_translation_names_the_sentence(tmp_path):
@@ -343,10 +497,47 @@ def test_read_items_checks(tmp_path):
         read_items(_write(tmp_path / "d.tsv", pairs), "substitutivity", {"aeroplane/airplane"})
     assert error.value.line == 2
     # an empty reference is allowed
-    idioms = [["item", "template", "idiom", "source", "reference"], ["1", "1", "by heart", "x", ""]]
+    idioms = [["item", "template", "idiom", "source", "reference"], ["1", "1", "by heart", "I know it by heart.", ""]]
     frame = read_items(_write(tmp_path / "e.tsv", idioms), "overgeneralisation", {"by heart"})
     assert frame["idiom"].tolist() == ["by heart"] and frame["reference"].tolist() == [""]
     assert frame.attrs["lines"] == [2]
+
+
+@pytest.mark.parametrize(
+    ("source", "idiom", "contained"),
+    [
+        ("I knew the formula by heart .", "by heart", True),
+        ("BY HEART, he said", "by heart", True),  # case-insensitive
+        ("By the  same\ttoken", "by the same token", True),  # any white space between the words
+        ('that said "I keep tabs on you"', "keep tabs on", True),
+        ("He keeps tabs on you", "keep tabs on", False),  # whole words
+        ("a heartless lawyer, by heartless means", "by heart", False),
+        ("Out of the blueprint", "out of the blue", False),
+        ("heart by", "by heart", False),
+    ],
+)
+def test_source_contains_idiom(source, idiom, contained):
+    assert source_contains_idiom(source, idiom) is contained
+
+
+def test_read_items_rejects_an_idiom_numbering_out_of_step_with_the_sources(tmp_path):
+    """A swapped idiom numbering (the sources of idiom 9 labelled as idiom 10 ...) is caught when read."""
+    idioms = load_idioms(RESOURCES / "idioms.tsv")
+    names = [idiom.idiom for idiom in idioms]
+    header = ["item", "template", "idiom", "source", "reference"]
+    rows = [
+        [str(i), "natural", name, f'He said "{idiom.clause}" .', ""]
+        for i, (name, idiom) in enumerate(zip(names, idioms))
+    ]
+    right = read_items(_write(tmp_path / "right.tsv", [header, *rows]), "overgeneralisation", set(names))
+    assert right["idiom"].tolist() == names
+    swapped = [list(row) for row in rows]
+    swapped[9][2], swapped[10][2] = swapped[10][2], swapped[9][2]  # in tandem <-> by heart
+    path = _write(tmp_path / "swapped.tsv", [header, *swapped])
+    with pytest.raises(InputError, match="does not contain its idiom 'by heart'") as error:
+        read_items(path, "overgeneralisation", set(names))
+    assert error.value.line == 11  # item 9, after the header
+    assert str(path) in str(error.value)
 
 
 @pytest.mark.parametrize(
@@ -476,3 +667,58 @@ def test_our_idiom_keywords_come_from_the_original_keyword_sets():
         assert idiom.idiom in sets, idiom.idiom
         extra = set(idiom.dutch_keywords) - sets[idiom.idiom]
         assert not extra, f"{idiom.idiom}: keywords not in the original set: {sorted(extra)}"
+
+
+def test_score_test_files_passes_the_options_on(tmp_path):
+    """The workflow's entry point: keyword matching and the S CONJ S rule reach the labels."""
+    model = {"size": "full", "seed": "1", "checkpoint": "best"}
+    s_conj = _write(tmp_path / "s_conj.tsv", TRIPLE_ITEMS)
+    # translation files as the workflow writes them: with the decode signature
+    header = ["source", "translation", "decode_signature"]
+    translations = _write(tmp_path / "hyp.tsv", [header, *([s, t, "sig"] for s, t in TRIPLE_TRANSLATIONS.items())])
+    n = {}
+    for rule in ("pair", "triple"):
+        labels = score_test_files(
+            {"synthetic": s_conj}, translations, "s_conj", model=model, s_conj_missing_conjunct=rule
+        )
+        n[rule] = int(labels["consistent"].notna().sum())
+    assert n == {"pair": 4, "triple": 2}
+
+    idioms = load_idioms(RESOURCES / "idioms.tsv")
+    items = _write(
+        tmp_path / "idioms.tsv",
+        [
+            ["item", "template", "idiom", "source", "reference"],
+            ["1", "natural", "by heart", "I know it by heart .", ""],
+        ],
+    )
+    translations = _write(tmp_path / "hyp2.tsv", [header, ["I know it by heart .", "Met harten.", "sig"]])
+    found = {
+        matching: score_test_files(
+            {"natural": items},
+            translations,
+            "overgeneralisation",
+            model=model,
+            idioms=idioms,
+            keyword_matching=matching,
+        )["overgeneralised"].tolist()
+        for matching in ("substring", "word", "inflected")
+    }
+    assert found == {"substring": [True], "word": [False], "inflected": [True]}
+
+
+# --------------------------------------------------------------------------------------
+# the config's choices are the library's
+
+
+def test_schema_choices_are_the_library_options():
+    import yaml
+
+    from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT
+
+    schema = yaml.safe_load((RESOURCES.parent / "config" / "schema" / "mt.yaml").read_text(encoding="utf-8"))
+    tests = schema["properties"]["tests"]["properties"]
+    assert set(tests["keyword_matching"]["enum"]) == set(KEYWORD_MATCHING)
+    assert tests["keyword_matching"]["default"] == "inflected"
+    assert set(tests["s_conj_missing_conjunct"]["enum"]) == set(S_CONJ_MISSING_CONJUNCT)
+    assert tests["s_conj_missing_conjunct"]["default"] == "pair"

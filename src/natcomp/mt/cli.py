@@ -70,6 +70,8 @@ def _add_items_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_score(subparsers) -> None:
+    from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT
+
     parser = subparsers.add_parser(
         "score",
         help="score translations of compositionality test items",
@@ -117,15 +119,30 @@ def _add_score(subparsers) -> None:
         help="idioms (overgeneralisation; default: the idioms.tsv shipped with natcomp)",
     )
     parser.add_argument(
+        "--keyword-matching",
+        choices=KEYWORD_MATCHING,
+        help="overgeneralisation: how an idiom's Dutch keyword matches a translation, case-insensitively: "
+        "'inflected' (default) as a whole word or with a Dutch inflectional or diminutive ending (hart: "
+        "hart, harten, hartje; never inside another word: even is not in leven); 'word' as a whole word only "
+        "(hart, not hartje); 'substring' anywhere, like the original code (even in leven, land in Nederland)",
+    )
+    parser.add_argument(
         "--substring-keywords",
         action="store_true",
-        help="overgeneralisation: match keywords as substrings like the original code (default: whole tokens)",
+        help="the same as --keyword-matching substring (kept for older scripts)",
     )
     parser.add_argument(
         "--paraphrase-references-only",
         action="store_true",
         help="overgeneralisation: score only items whose reference contains no keyword (original natural-data "
-        "filter); every item then needs a reference",
+        "filter); an empty reference contains none",
+    )
+    parser.add_argument(
+        "--s-conj-missing-conjunct",
+        choices=S_CONJ_MISSING_CONJUNCT,
+        help="s_conj: when a translation has no second conjunct, leave unscored that 'pair' (default: the item "
+        "in its own condition) or the whole 'triple' (S1, S1', S3: the items of both conditions that share "
+        "S1 and S2, like the original code)",
     )
     parser.set_defaults(func=_cmd_score)
 
@@ -146,16 +163,37 @@ def _format_score(value: object) -> str:
     return "n/a" if pd.isna(value) else f"{float(value):.4f}"
 
 
+def _keyword_matching(args: argparse.Namespace) -> str:
+    """The keyword matching of ``--keyword-matching``, or of its older spelling ``--substring-keywords``."""
+    if args.substring_keywords:
+        if args.keyword_matching not in (None, "substring"):
+            raise NatcompError(
+                f"--substring-keywords means --keyword-matching substring; it contradicts --keyword-matching "
+                f"{args.keyword_matching}: give one of them"
+            )
+        return "substring"
+    return args.keyword_matching or "inflected"
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     from natcomp.mt import scoring
     from natcomp.mt.lexicon import load_idioms, load_synonyms
 
     if args.labels.resolve() == args.summary.resolve():
         raise NatcompError("--labels and --summary must be different files")
-    if (args.substring_keywords or args.paraphrase_references_only) and args.test != "overgeneralisation":
-        raise NatcompError(
-            "--substring-keywords and --paraphrase-references-only apply to --test overgeneralisation only"
-        )
+    options_of = {
+        "overgeneralisation": {
+            "--keyword-matching": args.keyword_matching is not None,
+            "--substring-keywords": args.substring_keywords,
+            "--paraphrase-references-only": args.paraphrase_references_only,
+        },
+        "s_conj": {"--s-conj-missing-conjunct": args.s_conj_missing_conjunct is not None},
+    }
+    for test, options in options_of.items():
+        given = [flag for flag, present in options.items() if present]
+        if given and args.test != test:
+            raise NatcompError(f"{' and '.join(given)} apply to --test {test} only")
+    keyword_matching = _keyword_matching(args)
     quoted = QUOTING[args.quoting]
     synonyms = idioms = None
     entries = None
@@ -174,10 +212,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
                 raise InputError(
                     args.items, f"{column} {value!r} is reserved for the summary's pooled rows; rename it", line
                 )
-    if args.paraphrase_references_only:
-        for line, reference in zip(items.attrs["lines"], items["reference"]):
-            if not str(reference).strip():
-                raise InputError(args.items, "empty reference; --paraphrase-references-only needs one per item", line)
     sources = scoring.unique_sources(items, args.test)
     translations = scoring.read_translations(args.translations, sources, args.translations_format, quoted=quoted)
 
@@ -187,8 +221,9 @@ def _cmd_score(args: argparse.Namespace) -> int:
         args.test,
         synonyms=synonyms,
         idioms=idioms,
-        substring_keywords=args.substring_keywords,
+        keyword_matching=keyword_matching,
         paraphrase_references_only=args.paraphrase_references_only,
+        s_conj_missing_conjunct=args.s_conj_missing_conjunct or "pair",
     )
     metrics = scoring.LABEL_METRICS[args.test]
     summary = scoring.summarise(labels, group_columns, metrics, overall=True)

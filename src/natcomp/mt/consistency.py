@@ -54,11 +54,26 @@ of the translation is the same, as the paper specifies.
 
 **Overgeneralisation** (:func:`is_overgeneralised`, section 4.3 and appendix D). A
 translation of a sentence containing an idiom is overgeneralised (too local, literal) iff
-it contains one of the idiom's literal Dutch keywords, matched as a whole token,
-case-insensitively (a multi-word keyword matches as a token sequence). For natural data
-the original code scored only items whose reference translation contains no keyword (the
-reference is a "paraphrase"): :func:`reference_is_paraphrase` and the
-``paraphrase_references_only`` option of :func:`score_items` offer that filter.
+it contains one of the idiom's literal Dutch keywords, case-insensitively (a multi-word
+keyword matches as a token sequence). How a keyword matches is a choice
+(:data:`KEYWORD_MATCHING`), each with its example for the keyword ``hart`` ("by heart")
+or ``even`` ("once in a while"):
+
+* ``inflected`` (the default): the keyword as a whole token or with a Dutch inflectional
+  or diminutive ending (:func:`inflected_forms`): ``het hartje``, ``twee harten``, ``het
+  blauwe licht`` fire; ``het leven`` (``even``), ``Nederland`` (``land``) do not. The paper
+  asks whether "the keywords' literal translations are present" (section 4.3), and a
+  literal translation is often inflected (the paper's own example list has ``hart`` and
+  ``hartje``, ``blauw`` and ``blauwe``, but not every form of every keyword);
+* ``word``: the keyword as a whole token only: ``door het hart`` fires, ``het hartje``
+  does not (unless ``hartje`` is itself a keyword);
+* ``substring``: the keyword anywhere, as the original code did: ``het leven`` fires for
+  ``even``, ``Nederland`` for ``land``. This reproduces the paper's Table 8.
+
+For natural data the original code scored only items whose reference translation contains
+no keyword (the reference is a "paraphrase"; an empty reference contains none):
+:func:`reference_is_paraphrase` and the ``paraphrase_references_only`` option of
+:func:`score_items` offer that filter.
 
 Deviations from the original code (``evaluate.py`` of the paper's repository)
 ------------------------------------------------------------------------------
@@ -80,22 +95,26 @@ Deviations from the original code (``evaluate.py`` of the paper's repository)
   the first ``en`` with at least 5 tokens before it is used and ``None`` is returned when
   there is none (see the rule above). The original also dropped an item from *both*
   conditions when any of its three translations (S1, S1', S3 variants) lacked ``en``;
-  here an item is a pair, and it leaves the denominator of its own condition only.
+  by default an item is a pair here, and it leaves the denominator of its own condition
+  only; ``s_conj_missing_conjunct="triple"`` of :func:`natcomp.mt.scoring.score_items`
+  restores the original's rule.
 * **Synonym candidates.** The original used ``[nl] + list(set(model translations))``,
   whose order after the gold word depends on Python's string hash seed; here the order is
-  the fixed order of ``nl_candidates`` in ``resources/synonyms.tsv``. Gluing of multi-word
+  the fixed order ``nl``, ``candidates_british``, ``candidates_american`` (resources/synonyms.tsv, or the probe candidates of natcomp.mt.synonym_probes). Gluing of multi-word
   candidates works on tokens (a candidate may start inside the first and end inside the
   last token of the glued span, as the original substring replacement allowed).
 * **Keywords.** The original matched keywords as case-insensitive substrings of the whole
   translation, so ``even`` (idiom "once in a while") fired inside ``leven`` and ``tijd``
   inside ``tijdens``. The paper asks whether the keywords' literal translations are
-  present, so here keywords match whole tokens; ``substring=True`` restores the original
-  behaviour (on the normalised, space-joined tokens) for comparison.
+  present, so by default keywords match whole tokens with their inflections
+  (``inflected``); ``matching="substring"`` restores the original behaviour (on the
+  normalised, space-joined tokens), ``matching="word"`` matches exact tokens only.
 """
 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Iterable, Sequence
 
 #: minimum number of tokens before the ``en`` that joins the conjuncts (see the module doc)
@@ -318,25 +337,116 @@ def _contains_sequence(haystack: Sequence[str], needle: Sequence[str]) -> bool:
     return any(tuple(haystack[i : i + k]) == tuple(needle) for i in range(len(haystack) - k + 1))
 
 
-def is_overgeneralised(translation: str, keywords: Iterable[str], substring: bool = False) -> bool:
+#: the ways a keyword can match a translation (see :func:`is_overgeneralised`)
+KEYWORD_MATCHING = ("substring", "word", "inflected")
+
+#: endings of Dutch nouns and adjectives that attach to the unchanged keyword: adjective
+#: ``-e``, plural ``-en``/``-s``/``-n`` (after ``-e``), and the diminutives with their plural ``-s``
+_ENDINGS = ("e", "en", "s", "je", "jes", "tje", "tjes", "pje", "pjes", "etje", "etjes")
+#: endings that begin with a vowel: only these follow a doubled consonant or a shortened vowel
+_VOWEL_ENDINGS = ("e", "en", "etje", "etjes")
+_VOWELS = "aeiou"
+#: a short vowel (one vowel letter after a consonant) before one final consonant that doubles
+#: before a vowel-initial ending (pak -> pakken, kras -> krassen, stem -> stemmetje)
+_DOUBLING = re.compile(r"(?:^|[^aeiouy])[aeiou]([bdfgklmnprst])$")
+#: a long vowel written double before one final consonant: one vowel letter is dropped in an
+#: open syllable (staat -> staten, zaak -> zaken, probleem -> problemen, oog -> ogen)
+_LONG_VOWEL = re.compile(r"(aa|ee|oo|uu)([^aeiouy])$")
+#: a long vowel or diphthong before a final s or f, which is voiced before a vowel-initial
+#: ending (poos -> pozen, huis -> huizen, brief -> brieven)
+_VOICED = re.compile(r"(aa|ee|oo|uu|ie|ei|ij|ui|ou|eu|oe)([sf])$")
+
+
+@functools.lru_cache(maxsize=4096)
+def inflected_forms(keyword: str) -> frozenset[str]:
+    """The lowercase word forms the ``inflected`` keyword matching accepts for ``keyword``.
+
+    The keyword itself plus the Dutch inflectional and diminutive endings of nouns and
+    adjectives: ``-e``, ``-en``, ``-s``, ``-n`` after a final ``-e`` (``gedachten``),
+    ``-ën`` after ``-ee``/``-ie`` (``ideeën``), ``-je(s)``, ``-tje(s)``, ``-pje(s)``,
+    ``-etje(s)`` and ``-kje(s)`` for ``-ng`` (``koning`` -> ``koninkje``); before a
+    vowel-initial ending also the spelling changes that need no dictionary: a final
+    consonant doubled after a short vowel (``pak`` -> ``pakken``), a doubled long vowel
+    written single (``staat`` -> ``staten``) and a final ``s``/``f`` voiced after a long
+    vowel (``poos`` -> ``pozen``). ``-'s`` needs no form: the tokeniser splits the
+    apostrophe off (``auto's`` -> ``auto ' s``), so the keyword is a token of its own.
+    Forms that are not words (``evennen``) are harmless: Dutch text does not contain them.
+    """
+    word = keyword.lower()
+    forms = {word, *(word + ending for ending in _ENDINGS)}
+    if word.endswith("e"):
+        forms.add(word + "n")
+    if word.endswith(("ee", "ie")):
+        forms.add(word + "ën")
+    if word.endswith("ng"):
+        forms.update(word[:-1] + ending for ending in ("kje", "kjes"))
+    stems = []
+    if _DOUBLING.search(word):
+        stems.append(word + word[-1])
+    if match := _LONG_VOWEL.search(word):
+        stems.append(word[: match.start()] + match.group(1)[0] + match.group(2))
+    if match := _VOICED.search(word):
+        voiced = {"s": "z", "f": "v"}[match.group(2)]
+        vowel = match.group(1)
+        if vowel in ("aa", "ee", "oo", "uu"):
+            vowel = vowel[0]
+        stems.append(word[: match.start()] + vowel + voiced)
+    forms.update(stem + ending for stem in stems for ending in _VOWEL_ENDINGS)
+    return frozenset(forms)
+
+
+def _matches_inflected(lowered: Sequence[str], keyword: tuple[str, ...]) -> bool:
+    """``keyword``'s tokens in order, the last one in any of its :func:`inflected_forms`."""
+    *head, last = keyword
+    forms = inflected_forms(last)
+    k = len(keyword)
+    return any(
+        lowered[i + k - 1] in forms and tuple(lowered[i : i + k - 1]) == tuple(head)
+        for i in range(len(lowered) - k + 1)
+    )
+
+
+def check_keyword_matching(matching: str) -> str:
+    """``matching`` if it is one of :data:`KEYWORD_MATCHING`, else ``ValueError``."""
+    if matching not in KEYWORD_MATCHING:
+        raise ValueError(f"keyword matching must be one of {', '.join(KEYWORD_MATCHING)}, not {matching!r}")
+    return matching
+
+
+def is_overgeneralised(translation: str, keywords: Iterable[str], matching: str = "inflected") -> bool:
     """True iff a literal keyword of the idiom occurs in ``translation``.
 
-    By default a keyword matches whole tokens, case-insensitively (a multi-word keyword
-    matches as a token sequence): ``even`` does not fire on ``leven``. ``substring=True``
-    restores the original code's case-insensitive substring test (on the normalised,
-    space-joined tokens), under which ``even`` fires inside ``leven``.
+    Matching is case-insensitive and works on the tokens of :func:`tokens`; ``matching``
+    says how a keyword matches (a multi-word keyword matches as a token sequence):
+
+    * ``"substring"``: anywhere in the space-joined tokens, as the original code did, so
+      also inside another word: ``even`` fires in ``Het leven is mooi`` and ``land`` in
+      ``Nederland``;
+    * ``"word"``: a whole token only: ``hart`` fires in ``door het hart`` but not in ``het
+      hartje`` nor ``harten``;
+    * ``"inflected"`` (default): a whole token, also with a Dutch inflectional or
+      diminutive ending (:func:`inflected_forms`): ``hart`` fires in ``het hartje`` and
+      ``twee harten``, ``blauw`` in ``het blauwe licht``, ``staat`` in ``de staten``, but
+      never inside another word: not ``even`` in ``leven``, ``land`` in ``Nederland`` or
+      ``hart`` in ``hartelijk``. Like every form-based test it also fires on verb forms
+      spelled like a plural (``werken``, ``pakken``, ``landen``).
     """
+    check_keyword_matching(matching)
     cands = _candidate_tokens(keywords)
-    if substring:
+    if matching == "substring":
         text = _normalised(translation).lower()
         return any(" ".join(cand) in text for cand in cands)
     lowered = [t.lower() for t in _tokens(translation)]
-    return any(_contains_sequence(lowered, cand) for cand in cands)
+    if matching == "word":
+        return any(_contains_sequence(lowered, cand) for cand in cands)
+    return any(_matches_inflected(lowered, cand) for cand in cands)
 
 
-def reference_is_paraphrase(reference: str, keywords: Iterable[str], substring: bool = False) -> bool:
+def reference_is_paraphrase(reference: str, keywords: Iterable[str], matching: str = "inflected") -> bool:
     """True iff the reference translation contains none of the keywords (a "paraphrase").
 
-    The original code scored natural overgeneralisation items only when this holds.
+    ``matching`` as in :func:`is_overgeneralised`. An empty reference is a paraphrase (it
+    contains no keyword), as in the original code. The original code scored natural
+    overgeneralisation items only when this holds.
     """
-    return not is_overgeneralised(reference, keywords, substring=substring)
+    return not is_overgeneralised(reference, keywords, matching=matching)

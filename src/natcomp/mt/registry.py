@@ -43,14 +43,16 @@ class ScoringContext:
 
     ``synonym_candidates`` maps a synonym pair's name (``aeroplane/airplane``) to its Dutch
     candidate translations; ``idiom_keywords`` an idiom (``by heart``) to its literal Dutch
-    keywords. ``substring_keywords`` and ``paraphrase_references_only`` are the
-    overgeneralisation options of :func:`natcomp.mt.scoring.score_items`.
+    keywords. ``keyword_matching`` and ``paraphrase_references_only`` are the
+    overgeneralisation options of :func:`natcomp.mt.scoring.score_items`,
+    ``s_conj_missing_conjunct`` its S -> S CONJ S option.
     """
 
     synonym_candidates: Mapping[str, Sequence[str]] = field(default_factory=dict)
     idiom_keywords: Mapping[str, Sequence[str]] = field(default_factory=dict)
-    substring_keywords: bool = False
+    keyword_matching: str = "inflected"
     paraphrase_references_only: bool = False
+    s_conj_missing_conjunct: str = "pair"
 
 
 Labeller = Callable[[pd.DataFrame, Callable[[str], str], ScoringContext], pd.DataFrame]
@@ -103,8 +105,25 @@ def _label_s_conj(items: pd.DataFrame, translate, context: ScoringContext) -> pd
     out = _translate_pairs(items, translate)
     out["conjunct_a"] = [second_conjunct(a) for a in out["translation_a"]]
     out["conjunct_b"] = [second_conjunct(b) for b in out["translation_b"]]
-    out["consistent"] = _boolean(map(s_conj_consistent, out["translation_a"], out["translation_b"]))
+    consistent = _boolean(map(s_conj_consistent, out["translation_a"], out["translation_b"]))
+    if context.s_conj_missing_conjunct == "triple":
+        consistent[~_complete_triples(out).to_numpy()] = pd.NA
+    out["consistent"] = consistent
     return out
+
+
+def _complete_triples(labelled: pd.DataFrame) -> pd.Series:
+    """Per S -> S CONJ S item: whether every translation of its triple has a second conjunct.
+
+    An item's triple is (S1, S1', S3) with one S2: the rows that share its ``template`` and
+    ``source_a`` (``S1 , and S2``), i.e. its ``s1_prime`` and ``s3`` items. The original
+    code scored an item in neither condition unless the translations of all three sources
+    had a second conjunct. ``labelled`` needs the columns ``template``, ``source_a``,
+    ``conjunct_a`` and ``conjunct_b`` (NA/``None``: not found).
+    """
+    found = labelled["conjunct_a"].notna() & labelled["conjunct_b"].notna()
+    keys = [labelled["template"], labelled["source_a"]]
+    return found.groupby(keys, sort=False).transform("all").astype(bool)
 
 
 def _label_substitutivity(items: pd.DataFrame, translate, context: ScoringContext) -> pd.DataFrame:
@@ -120,21 +139,20 @@ def _label_substitutivity(items: pd.DataFrame, translate, context: ScoringContex
 def _label_overgeneralisation(items: pd.DataFrame, translate, context: ScoringContext) -> pd.DataFrame:
     out = items.copy()
     out["translation"] = [translate(s) for s in items["source"]]
-    substring = context.substring_keywords
+    matching = context.keyword_matching
     labels: list[bool | None] = []
     paraphrase: list[bool] = []
     for row in out[["item", "idiom", "reference", "translation"]].itertuples(index=False):
         keywords = _resource(context.idiom_keywords, row.idiom, "idiom")
         if context.paraphrase_references_only:
+            # an empty reference contains no keyword: a paraphrase, as in the original code
             reference = "" if pd.isna(row.reference) else str(row.reference)
-            if not reference.strip():
-                raise ValueError(f"item {row.item!r} has no reference; the paraphrase filter needs one")
-            is_paraphrase = reference_is_paraphrase(reference, keywords, substring=substring)
+            is_paraphrase = reference_is_paraphrase(reference, keywords, matching=matching)
             paraphrase.append(is_paraphrase)
             if not is_paraphrase:
                 labels.append(None)
                 continue
-        labels.append(is_overgeneralised(row.translation, keywords, substring=substring))
+        labels.append(is_overgeneralised(row.translation, keywords, matching=matching))
     if context.paraphrase_references_only:
         out["reference_paraphrase"] = _boolean(paraphrase)
     out["overgeneralised"] = _boolean(labels)

@@ -25,6 +25,8 @@ that pool the items over the leading group columns, marked :data:`OVERALL` there
 
 from __future__ import annotations
 
+import functools
+import re
 from collections.abc import Collection, Mapping, Sequence
 from pathlib import Path
 
@@ -33,8 +35,11 @@ import pandas as pd
 from natcomp.errors import InputError
 from natcomp.files import iter_lines
 from natcomp.mt.consistency import (
+    KEYWORD_MATCHING,
     MIN_FIRST_CONJUNCT,
+    check_keyword_matching,
     edit_distance,
+    inflected_forms,
     is_overgeneralised,
     np_vp_consistent,
     reference_is_paraphrase,
@@ -54,11 +59,14 @@ __all__ = [
     "CONDITIONS",
     "GROUP_COLUMNS",
     "ITEM_COLUMNS",
+    "KEYWORD_MATCHING",
     "LABEL_METRICS",
     "MIN_FIRST_CONJUNCT",
     "OVERALL",
+    "S_CONJ_MISSING_CONJUNCT",
     "TESTS",
     "edit_distance",
+    "inflected_forms",
     "is_overgeneralised",
     "np_vp_consistent",
     "read_items",
@@ -68,6 +76,7 @@ __all__ = [
     "score_items",
     "score_test_files",
     "second_conjunct",
+    "source_contains_idiom",
     "substitution_consistent",
     "summarise",
     "synonym_consistent",
@@ -92,6 +101,9 @@ LABEL_METRICS: dict[str, dict[str, str]] = {name: dict(test.labels) for name, te
 OVERALL = "overall"
 #: the decimals of the scores in a summary file
 SUMMARY_FLOAT_FORMAT = "%.4f"
+#: what S -> S CONJ S leaves unscored when a translation has no second conjunct: the pair
+#: (that item, in its own condition) or the triple (S1, S1', S3: both conditions, the original code)
+S_CONJ_MISSING_CONJUNCT = ("pair", "triple")
 
 
 # --------------------------------------------------------------------------------------
@@ -105,8 +117,11 @@ def read_items(
 
     Checks the required columns (:data:`ITEM_COLUMNS`), non-empty values (``reference``
     may be empty), unique ``item`` ids, the ``condition`` values (:data:`CONDITIONS`),
-    source sentences without line breaks (possible only in a CSV-quoted file) and, when
-    ``entries`` is given, that each ``pair``/``idiom`` names one of them. Raises
+    source sentences without line breaks (possible only in a CSV-quoted file), when
+    ``entries`` is given, that each ``pair``/``idiom`` names one of them, and that the
+    source of every overgeneralisation item contains its idiom
+    (:func:`source_contains_idiom`: a file whose idiom column is out of step with its
+    sources would otherwise be scored against the wrong keywords). Raises
     :class:`InputError` naming the file and line. ``quoted`` is passed to
     :func:`natcomp.tsv.iter_tsv`. The file path and the line number of each row are kept
     in ``frame.attrs["path"]`` / ``frame.attrs["lines"]``.
@@ -139,10 +154,35 @@ def read_items(
                 f"unknown {spec.entry} {row[spec.entry]!r}; expected one of {', '.join(sorted(entries))}",
                 number,
             )
+    if spec.entry == "idiom":
+        for number, row in rows:
+            if not source_contains_idiom(row["source"], row["idiom"]):
+                raise InputError(
+                    path,
+                    f"the source {row['source']!r} does not contain its idiom {row['idiom']!r}; expected the idiom "
+                    "of column idiom in column source (case-insensitive, as whole words)",
+                    number,
+                )
     frame = pd.DataFrame.from_records([row for _, row in rows])
     frame.attrs["path"] = str(path)
     frame.attrs["lines"] = [number for number, _ in rows]
     return frame
+
+
+@functools.lru_cache(maxsize=256)
+def _idiom_pattern(idiom: str) -> re.Pattern[str]:
+    words = r"\s+".join(re.escape(word) for word in idiom.split())
+    return re.compile(rf"(?<!\w){words}(?!\w)", re.IGNORECASE)
+
+
+def source_contains_idiom(source: str, idiom: str) -> bool:
+    """Whether ``source`` contains ``idiom`` as whole words, case-insensitively.
+
+    Any run of white space separates the words (``By the  same token`` contains ``by the
+    same token``); no letter, digit or ``_`` may touch the idiom (``by heartless`` does not
+    contain ``by heart``). The original code asserted ``idiom in source.lower()``.
+    """
+    return bool(_idiom_pattern(idiom).search(source))
 
 
 def unique_sources(items: pd.DataFrame, test: str) -> list[str]:
@@ -213,8 +253,9 @@ def score_items(
     *,
     synonyms: Sequence[SynonymPair] | None = None,
     idioms: Sequence[Idiom] | None = None,
-    substring_keywords: bool = False,
+    keyword_matching: str = "inflected",
     paraphrase_references_only: bool = False,
+    s_conj_missing_conjunct: str = "pair",
 ) -> pd.DataFrame:
     """Label every item; returns a copy of ``items`` with translation and label columns.
 
@@ -224,20 +265,33 @@ def score_items(
     * ``np_vp``: ``translation_a``, ``translation_b``, ``consistent``
       (:func:`np_vp_consistent`);
     * ``s_conj``: ``translation_a``, ``translation_b``, ``conjunct_a``, ``conjunct_b``,
-      ``consistent`` (:func:`s_conj_consistent`; NA when a conjunct is not found);
+      ``consistent`` (:func:`s_conj_consistent`). ``s_conj_missing_conjunct``
+      (:data:`S_CONJ_MISSING_CONJUNCT`) says which items are NA when a translation has no
+      second conjunct: ``"pair"`` that item only (its own two translations); ``"triple"``
+      (the original code) every item of the triple (S1, S1', S3), i.e. both conditions'
+      items that share its ``template`` and ``source_a``, when any of the three
+      translations lacks it;
     * ``substitutivity``: ``translation_a``, ``translation_b``, ``synonym_a``,
       ``synonym_b``, ``consistent``, ``synonym_consistent``; the candidates of the pair
       named in ``pair`` are its ``nl_candidates`` (``synonyms`` is required);
     * ``overgeneralisation``: ``translation``, ``overgeneralised``; the keywords of the
       idiom named in ``idiom`` are its ``dutch_keywords`` (``idioms`` is required), matched
-      as whole tokens unless ``substring_keywords``. With ``paraphrase_references_only`` a
-      column ``reference_paraphrase`` is added and items whose reference contains a
-      keyword get NA (every item then needs a non-empty reference).
+      as ``keyword_matching`` says (:data:`KEYWORD_MATCHING`: ``"inflected"``, ``"word"``
+      or ``"substring"``; see :func:`is_overgeneralised`). With
+      ``paraphrase_references_only`` a column ``reference_paraphrase`` is added and items
+      whose reference contains a keyword get NA; an empty reference is a paraphrase (the
+      original code's behaviour).
 
     ``translations`` maps source sentences to translations; a missing one raises
-    ``ValueError`` naming the sentence.
+    ``ValueError`` naming the sentence, as does an unknown option value.
     """
     spec = get_test(test)
+    check_keyword_matching(keyword_matching)
+    if s_conj_missing_conjunct not in S_CONJ_MISSING_CONJUNCT:
+        raise ValueError(
+            f"s_conj_missing_conjunct must be one of {', '.join(S_CONJ_MISSING_CONJUNCT)}, "
+            f"not {s_conj_missing_conjunct!r}"
+        )
     missing = [c for c in spec.item_columns if c not in items.columns]
     if missing:
         raise ValueError(f"items lack the column(s) {', '.join(missing)}")
@@ -248,8 +302,9 @@ def score_items(
     context = ScoringContext(
         synonym_candidates={pair.name: pair.nl_candidates for pair in synonyms or ()},
         idiom_keywords={idiom.idiom: idiom.dutch_keywords for idiom in idioms or ()},
-        substring_keywords=substring_keywords,
+        keyword_matching=keyword_matching,
         paraphrase_references_only=paraphrase_references_only,
+        s_conj_missing_conjunct=s_conj_missing_conjunct,
     )
 
     def translate(source: str) -> str:
@@ -273,8 +328,9 @@ def score_test_files(
     model: Mapping[str, str],
     synonyms: Sequence[SynonymPair] | None = None,
     idioms: Sequence[Idiom] | None = None,
-    substring_keywords: bool = False,
+    keyword_matching: str = "inflected",
     paraphrase_references_only: bool = False,
+    s_conj_missing_conjunct: str = "pair",
 ) -> pd.DataFrame:
     """Score one model's translations of one test on each of its data types.
 
@@ -299,8 +355,9 @@ def score_test_files(
             test,
             synonyms=synonyms,
             idioms=idioms,
-            substring_keywords=substring_keywords,
+            keyword_matching=keyword_matching,
             paraphrase_references_only=paraphrase_references_only,
+            s_conj_missing_conjunct=s_conj_missing_conjunct,
         )
         keys = {**model, "test": test, "data_type": data_type, "decode_signature": signature}
         frames.append(pd.concat([pd.DataFrame(keys, index=labels.index), labels], axis=1))
