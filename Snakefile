@@ -30,6 +30,7 @@ if family_enabled("mt"):
     include: "workflow/rules/mt/nmt.smk"
     include: "workflow/rules/mt/semi_natural.smk"
     include: "workflow/rules/mt/tests.smk"
+    include: "workflow/rules/mt/synonyms.smk"
 
 
 if family_enabled("noncompsst"):

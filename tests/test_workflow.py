@@ -47,8 +47,9 @@ def test_demo_dry_run():
     assert jobs["mt_tokenise_train_chunk"] == 4, "2 chunks x 2 languages"
     assert jobs["mt_demo_corpus"] == 1
     assert jobs["mt_bleu"] == 8
-    assert jobs["mt_translate"] == 4 + 2 * 2 * 5, "one translation job per best and kept epoch checkpoint"
-    assert jobs["mt_score"] == 4 * 3 + 2 * 2 * 5, "per model: 3 tests at the best checkpoint, 1 per kept epoch"
+    epochs = 2 * (5 + 7)  # small: 5 kept epoch checkpoints, full: 7, for 2 seeds each
+    assert jobs["mt_translate"] == 4 + epochs, "one translation job per best and kept epoch checkpoint"
+    assert jobs["mt_score"] == 4 * 3 + epochs, "per model: 3 tests at the best checkpoint, 1 per kept epoch"
     assert jobs["mt_items"] == 12
     assert jobs["mt_treebank"] == jobs["mt_extract_fragments"] == jobs["mt_search_fragments"] == 1
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1

@@ -70,6 +70,18 @@ def test_overgeneralisation_changes_over_checkpoints(demo):
     assert (curve.groupby("size").max() - curve.groupby("size").min()).max() > 0.05, curve
 
 
+def test_full_models_overgeneralise_and_then_memorise_the_idioms(demo):
+    """The paper's Figure 4: overgeneralisation peaks early in training and declines as the
+    models memorise the idiomatic translations. Mean over seeds, data types and idioms."""
+    table = read_table(demo, "overgeneralisation.tsv")
+    curve = table[table["size"] == "full"].groupby("checkpoint")["overgeneralisation"].mean().sort_index()
+    peak_epoch = curve.idxmax()
+    first, last = curve.index[0], curve.index[-1]
+    assert first < peak_epoch < last, f"the peak is inside the training, not at its ends:\n{curve}"
+    assert curve[peak_epoch] >= curve[first] + 0.05, f"a clear rise:\n{curve}"
+    assert curve[last] <= 0.6 * curve[peak_epoch], f"a clear fall after the peak:\n{curve}"
+
+
 def test_figures_are_pngs(demo):
     for name in ("systematicity", "substitutivity", "substitutivity_per_synonym", "overgeneralisation"):
         assert (demo / "results" / "figures" / "mt" / f"{name}.png").read_bytes()[:4] == b"\x89PNG"

@@ -275,3 +275,68 @@ def test_tree_leaves():
 def test_records_are_frozen(lexicon):
     with pytest.raises(dataclasses.FrozenInstanceError):
         lexicon.people[0].en_singular = "x"
+
+
+# ---------------------------------------------------------------- synonym candidates
+
+ORIGINAL_SYNONYMS = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "paradox_mt" / "synonyms.tsv"
+
+
+def _original_lists(column: str) -> list[list[str]]:
+    """A model_translations column of the original synonyms.tsv as lists of candidates.
+
+    The original code split it on ';' as it stood, which cut the Moses escape of
+    ``pyjama &apos; s`` into ``pyjama &apos`` and `` s`` (a candidate matching any token
+    with an s); here the escape is undone first, so ``pyjama's`` stays one candidate.
+    """
+    lines = ORIGINAL_SYNONYMS.read_text(encoding="utf-8").splitlines()
+    header = lines[0].rstrip("\r").split("\t")
+    lists = []
+    for line in lines[1:]:
+        row = dict(zip(header, line.rstrip("\r").split("\t")))
+        lists.append([c.strip() for c in row[column].replace("&apos;", "'").split(";")])
+    return lists
+
+
+@pytest.mark.skipif(not ORIGINAL_SYNONYMS.is_file(), reason=f"the original study's data is absent: {ORIGINAL_SYNONYMS}")
+def test_shipped_candidate_lists_are_the_originals_per_pair(synonyms):
+    from natcomp.mt.consistency import tokens
+
+    british, american = _original_lists("model_translations1"), _original_lists("model_translations2")
+    assert len(british) == len(synonyms) == 20
+    for pair, original_british, original_american in zip(synonyms, british, american):
+        for shipped, original in (
+            (pair.candidates_british, original_british),
+            (pair.candidates_american, original_american),
+        ):
+            # the same candidates in the same order; ours are detokenised ("pyjama's" for
+            # "pyjama ' s"), which the scorer tokenises back to the same tokens
+            assert [tokens(c) for c in shipped] == [tokens(c) for c in original], pair.name
+        assert pair.nl_candidates[0] == pair.nl
+        assert set(pair.nl_candidates) == {pair.nl, *pair.candidates_british, *pair.candidates_american}
+    pyjamas = synonyms[7]
+    assert "pyjama's" in pyjamas.candidates_british and "s" not in pyjamas.nl_candidates
+    assert "winkelwagen trolley" in synonyms[11].candidates_british
+    assert [len(set(p.nl_candidates)) for p in synonyms][:3] == [5, 5, 8]
+
+
+def test_candidates_follow_gold_word_then_british_then_american(synonyms):
+    pair = synonyms[0].with_candidates(["vliegtuigje", "vliegtuig"], ["toestel", "vliegtuigje"])
+    assert pair.nl_candidates == ("vliegtuig", "vliegtuigje", "toestel")
+    assert pair.candidates("american") == ("toestel", "vliegtuigje")
+    assert pair.with_candidates([], []).nl_candidates == ("vliegtuig",)
+    with pytest.raises(ValueError, match="spelling"):
+        pair.candidates("scottish")
+
+
+def test_empty_candidate_is_named(tmp_path):
+    lines = SYNONYMS.read_text(encoding="utf-8").splitlines()
+    fields = lines[3].split("\t")
+    column = lines[0].split("\t").index("candidates_american")
+    fields[column] += ";"
+    lines[3] = "\t".join(fields)
+    path = tmp_path / "synonyms.tsv"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(InputError, match="candidates_american has an empty entry") as info:
+        load_synonyms(path)
+    assert info.value.line == 4

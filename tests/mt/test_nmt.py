@@ -18,6 +18,7 @@ from natcomp.mt import nmt
 from natcomp.mt.translation_cache import DecodeSettings, TranslationCache, decode_signature, translate_with_cache
 from natcomp.errors import ConfigError
 from natcomp.mt.preprocess import apply_bpe_chunk, learn_joint_bpe, tokenise_chunk
+from natcomp.mt.synonym_probes import Probe, decode_probes
 
 fairseq = pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
 
@@ -200,6 +201,41 @@ def test_train_keeps_requested_epochs_and_translates(databin, tmp_path, monkeypa
     assert one_by_one == batched[:5], "batching must not change beam search results"
     assert all(t.startswith("De ") for t in batched)
     check_a_changed_decode_setting_decodes_again(out / "best.pt", databin, sources, tmp_path / "cache")
+    check_nbest_decode_is_batched_and_cached(out / "best.pt", databin, sources, tmp_path / "cache")
+
+
+def check_nbest_decode_is_batched_and_cached(checkpoint, databin, sources, cache_dir):
+    """Synonym probes keep the top 5 of the beam: the first hypothesis is the one-best
+    translation, batching does not change the lists, and the cache of an n-best decode is
+    its own (its signature names nbest) and serves a rerun without decoding."""
+    translator = nmt.Translator(checkpoint, databin / "bin", databin / "codes", "en", "nl", beam=5, max_tokens=200)
+    nbest = translator.translate_nbest(sources[:8], 5)
+    assert [len(h) for h in nbest] == [5] * 8
+    assert all(len(set(h)) == 5 for h in nbest), "the beam's hypotheses differ from each other"
+    assert [h[0] for h in nbest] == translator.translate(sources[:8])
+    assert translator.translate_nbest(sources[2:3], 5) == nbest[2:3], "batching must not change the n-best lists"
+    assert translator.translate_nbest(sources[:2], 2) == [h[:2] for h in nbest[:2]]
+    with pytest.raises(ValueError, match="beam"):
+        translator.translate_nbest(sources[:1], 6)
+
+    one_best = decode_signature(checkpoint, databin / "codes", "en", DecodeSettings(5, 1.2, 10))
+    settings = DecodeSettings(beam=5, max_len_a=1.2, max_len_b=10, nbest=5)
+    signature = decode_signature(checkpoint, databin / "codes", "en", settings)
+    assert "|nbest:5|" in signature and signature != one_best
+    probes = [Probe("poet/king", "british", "This is the {term} .", s) for s in sources[:8]]
+    calls = []
+
+    def translate_nbest(batch):
+        calls.append(len(batch))
+        return translator.translate_nbest(batch, settings.nbest)
+
+    cache = TranslationCache(cache_dir, signature)
+    hypotheses, stats = decode_probes(cache, probes, translate_nbest)
+    assert stats.decoded == len(set(sources[:8])) and calls == [stats.decoded], "one batch for all probes"
+    assert [hypotheses[p.sentence] for p in probes] == nbest
+    assert TranslationCache(cache_dir, one_best).path != cache.path
+    again, stats = decode_probes(TranslationCache(cache_dir, signature), probes, translate_nbest)
+    assert stats.decoded == 0 and len(calls) == 1 and again == hypotheses
 
 
 def check_a_changed_decode_setting_decodes_again(checkpoint, databin, sources, cache_dir):

@@ -41,21 +41,53 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
     except ValueError as error:
         raise ConfigError("mt.tests.data_types", str(error)) from None
 
+    synonyms = mt.get("synonyms", {})
+    beam = mt.get("translate", {}).get("beam", 5)
+    if synonyms.get("nbest", 5) > beam:
+        raise ConfigError(
+            "mt.synonyms.nbest", f"{synonyms['nbest']} hypotheses cannot come from a beam of {beam} (mt.translate.beam)"
+        )
+    if synonyms.get("checked_sheet") and synonyms.get("candidates", "shipped") != "probes":
+        raise ConfigError(
+            "mt.synonyms.checked_sheet", "a checked sheet is only read with mt.synonyms.candidates: probes"
+        )
+    for template in synonyms.get("probe_templates", []):
+        if template.count("{term}") != 1:
+            raise ConfigError("mt.synonyms.probe_templates", f"{template!r} must contain {{term}} exactly once")
+
     options = mt["train"]["fairseq"]
     from natcomp.mt.nmt import WORKFLOW_FAIRSEQ_OPTIONS
 
     for name in WORKFLOW_FAIRSEQ_OPTIONS:
         if name in options:
             raise ConfigError(f"mt.train.fairseq.{name}", "is set by the workflow for each model; remove it here")
-    max_epoch = int(options.get("max-epoch") or 0)
+    per_size = mt["train"].get("max_epoch", {})
+    if per_size and options.get("max-epoch"):
+        raise ConfigError("mt.train.max_epoch", "set the last epoch here per size or in fairseq.max-epoch, not both")
+    for size in per_size:
+        if size not in sizes:
+            raise ConfigError(f"mt.train.max_epoch.{size}", f"is not a corpus size of mt.sizes ({', '.join(sizes)})")
     for size in sizes:
+        max_epoch = int(size_fairseq_options(mt, size).get("max-epoch") or 0)
+        key = f"mt.train.max_epoch.{size}" if size in per_size else "mt.train.fairseq.max-epoch"
         if max_epoch and epochs[size] and max(epochs[size]) > max_epoch:
             raise ConfigError(
-                "mt.train.fairseq.max-epoch",
+                key,
                 f"{max_epoch} is below the last kept epoch checkpoint of size {size} "
                 f"(mt.train.epoch_checkpoints.{size} ends at {max(epochs[size])}); that checkpoint could never exist",
             )
     _check_fairseq_options_cached(options, cache_dir)
+
+
+def size_fairseq_options(mt: Mapping, size: str) -> dict:
+    """The fairseq-train options of one corpus size's models, in a fixed order (so that
+    reordering the config retrains nothing): ``train.fairseq`` plus that size's
+    ``train.max_epoch`` as ``max-epoch``."""
+    options = dict(mt["train"]["fairseq"])
+    max_epoch = mt["train"].get("max_epoch", {}).get(size)
+    if max_epoch is not None:
+        options["max-epoch"] = max_epoch
+    return dict(sorted(options.items()))
 
 
 def _check_fairseq_options_cached(options: Mapping, cache_dir: str | Path | None) -> None:

@@ -6,7 +6,10 @@ Three kinds of resource are read here (their columns are documented in
 * the lexicon directory (``resources/lexicon/*.tsv``): nouns, verbs, adverbs, ...;
   :func:`load_lexicon` returns a :class:`Lexicon`;
 * ``resources/synonyms.tsv``: the 20 British/American synonym pairs of the paper's
-  Table 5; :func:`load_synonyms` returns a list of :class:`SynonymPair`;
+  Table 5, with the Dutch candidate translations of each spelling that the original
+  study found with probe sentences and checked by hand (appendix C; its
+  ``model_translations1``/``2`` columns); :func:`load_synonyms` returns a list of
+  :class:`SynonymPair`;
 * ``resources/idioms.tsv``: the 20 idioms of the paper's Table 7; :func:`load_idioms`
   returns a list of :class:`Idiom`.
 
@@ -18,6 +21,7 @@ Extra columns are allowed and ignored.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -41,6 +45,7 @@ __all__ = [
     "load_idioms",
     "load_lexicon",
     "load_synonyms",
+    "scoring_candidates",
     "tree_leaves",
 ]
 
@@ -98,7 +103,8 @@ SYNONYM_COLUMNS = (
     "nl",
     "clause_singular",
     "clause_plural",
-    "nl_candidates",
+    "candidates_british",
+    "candidates_american",
     "clause_nl_singular",
     "clause_nl_plural",
     "en_det",
@@ -236,13 +242,19 @@ class SynonymPair:
     nl: str  # the Dutch translation given in the paper
     clause_singular: str  # English clause with the British term, e.g. "that eats the doughnut"
     clause_plural: str  # "that eat the doughnut"
-    nl_candidates: tuple[str, ...]  # Dutch words counting as a translation; nl first
+    # Dutch spans counting as a translation of the synonym, in the order synonym_translation
+    # tries them: nl first, then candidates_british, then the new ones of candidates_american.
+    nl_candidates: tuple[str, ...]
     clause_nl_singular: str  # Dutch clause without relative pronoun: "de donut eet"
     clause_nl_plural: str  # "de donut eten"
     en_det: str | None  # determiner for a stand-alone NP ("the"), None for a bare noun
     nl_np: str  # the Dutch stand-alone NP used by the demo grammar ("de donut")
     tags_british: tuple[str, ...]  # PTB tags of the tokens of the British term
     tags_american: tuple[str, ...]
+    # The spans the models yielded for probe sentences with each spelling, checked by hand
+    # (the shipped lists are the original study's; a probe run can replace them).
+    candidates_british: tuple[str, ...] = ()
+    candidates_american: tuple[str, ...] = ()
 
     @property
     def name(self) -> str:
@@ -272,6 +284,31 @@ class SynonymPair:
 
     def clause_nl(self, plural: bool) -> str:
         return self.clause_nl_plural if plural else self.clause_nl_singular
+
+    def candidates(self, spelling: str) -> tuple[str, ...]:
+        """The candidate translations found for the term in ``spelling``."""
+        self.term(spelling)  # checks the spelling
+        return self.candidates_british if spelling == "british" else self.candidates_american
+
+    def with_candidates(self, british: Sequence[str], american: Sequence[str]) -> SynonymPair:
+        """A copy with other candidate lists (e.g. from probe sentences); ``nl_candidates``
+        follows them (:func:`scoring_candidates`)."""
+        british, american = tuple(british), tuple(american)
+        return dataclasses.replace(
+            self,
+            candidates_british=british,
+            candidates_american=american,
+            nl_candidates=scoring_candidates(self.nl, british, american),
+        )
+
+
+def scoring_candidates(nl: str, british: Sequence[str], american: Sequence[str]) -> tuple[str, ...]:
+    """The gold word ``nl`` followed by the candidates of both spellings, each once, in order.
+
+    The original code used ``[nl] + list(set(british + american))``, whose order after
+    ``nl`` changed with Python's string hash seed; the order here is fixed.
+    """
+    return tuple(dict.fromkeys([nl, *british, *american]))
 
 
 @dataclass(frozen=True)
@@ -429,9 +466,13 @@ def load_synonyms(path: str | Path) -> list[SynonymPair]:
     path = Path(path)
     pairs = []
     for number, row in _rows(path, SYNONYM_COLUMNS):
-        candidates = tuple(c.strip() for c in row["nl_candidates"].split(";") if c.strip())
-        if not candidates or candidates[0] != row["nl"]:
-            raise InputError(path, f"nl_candidates must start with the nl word {row['nl']!r}", number)
+        found = {}
+        for spelling in ("british", "american"):
+            column = f"candidates_{spelling}"
+            found[spelling] = tuple(c.strip() for c in row[column].split(";"))
+            if not all(found[spelling]):
+                raise InputError(path, f"{column} has an empty entry; expected ';'-separated Dutch spans", number)
+        candidates = scoring_candidates(row["nl"], found["british"], found["american"])
         for column in ("clause_singular", "clause_plural"):
             clause = row[column]
             words = clause.split()
@@ -450,7 +491,9 @@ def load_synonyms(path: str | Path) -> list[SynonymPair]:
                 )
         for column in ("clause_nl_singular", "clause_nl_plural", "nl_np"):
             if not any(c.lower() in row[column].lower() for c in candidates):
-                raise InputError(path, f"{column} {row[column]!r} contains none of the nl_candidates", number)
+                raise InputError(
+                    path, f"{column} {row[column]!r} contains neither nl nor any candidate translation", number
+                )
         pairs.append(
             SynonymPair(
                 british=row["en_british"],
@@ -465,6 +508,8 @@ def load_synonyms(path: str | Path) -> list[SynonymPair]:
                 nl_np=row["nl_np"],
                 tags_british=tags["british"],
                 tags_american=tags["american"],
+                candidates_british=found["british"],
+                candidates_american=found["american"],
             )
         )
     return pairs

@@ -380,7 +380,7 @@ class Translator:
             if use_cuda:
                 model.cuda()
         self.models, self.task, self.use_cuda = models, task, use_cuda
-        self.max_tokens = max_tokens
+        self.max_tokens, self.beam = max_tokens, beam
         # Hypotheses end at max_len_a * source length + max_len_b tokens (fairseq's generator).
         gen_args = argparse.Namespace(beam=beam, max_len_a=max_len_a, max_len_b=max_len_b)
         self.generator = task.build_generator(models, gen_args)
@@ -392,6 +392,24 @@ class Translator:
 
     def translate_tokenised(self, sentences: Sequence[str], progress: Callable[[int], None] | None = None) -> list[str]:
         """Translate untokenised source sentences; return tokenised, BPE-free targets."""
+        return [hyps[0] if hyps else "" for hyps in self._decode(sentences, 1, progress)]
+
+    def translate(self, sentences: Sequence[str]) -> list[str]:
+        """Translate untokenised source sentences into detokenised target sentences."""
+        return [detokenise(t, self.target_lang) for t in self.translate_tokenised(sentences)]
+
+    def translate_nbest(self, sentences: Sequence[str], nbest: int) -> list[list[str]]:
+        """The ``nbest`` best hypotheses of the beam for each sentence, best first, detokenised
+        (the first is :meth:`translate`'s translation). ``nbest`` may not exceed the beam;
+        fairseq's beam search finishes ``beam`` hypotheses per sentence."""
+        if not 1 <= nbest <= self.beam:
+            raise ValueError(f"nbest must be between 1 and the beam ({self.beam}), not {nbest}")
+        return [[detokenise(h, self.target_lang) for h in hyps] for hyps in self._decode(sentences, nbest)]
+
+    def _decode(
+        self, sentences: Sequence[str], nbest: int, progress: Callable[[int], None] | None = None
+    ) -> list[list[str]]:
+        """The ``nbest`` best tokenised, BPE-free hypotheses of each sentence, in batches."""
         import torch
         from fairseq import utils
 
@@ -404,7 +422,7 @@ class Translator:
             max_positions=self.max_positions,
             ignore_invalid_inputs=False,
         ).next_epoch_itr(shuffle=False)
-        results: list[str | None] = [None] * len(sentences)
+        results: list[list[str]] = [[] for _ in sentences]
         target_dict = self.task.target_dictionary
         with torch.inference_mode():
             for batch in iterator:
@@ -412,15 +430,11 @@ class Translator:
                     batch = utils.move_to_cuda(batch)
                 hypotheses = self.task.inference_step(self.generator, self.models, batch)
                 for index, hyps in zip(batch["id"].tolist(), hypotheses):
-                    text = target_dict.string(hyps[0]["tokens"].int().cpu())
-                    results[index] = remove_bpe(text)
+                    # fairseq sorts each sentence's finished hypotheses by score, best first
+                    results[index] = [remove_bpe(target_dict.string(h["tokens"].int().cpu())) for h in hyps[:nbest]]
                 if progress:
                     progress(len(hypotheses))
-        return [r if r is not None else "" for r in results]
-
-    def translate(self, sentences: Sequence[str]) -> list[str]:
-        """Translate untokenised source sentences into detokenised target sentences."""
-        return [detokenise(t, self.target_lang) for t in self.translate_tokenised(sentences)]
+        return results
 
 
 def unique_in_order(items: Iterable[str]) -> list[str]:

@@ -9,12 +9,18 @@ that is not a declared workflow output. Snakemake does not delete it when a tran
 job reruns (after a change to scoring, to tables or a new test), so a rerun decodes only
 sentences it has never seen; a retrained checkpoint or a changed decode setting has a new
 signature and so a new cache. A line cut off by a killed job is ignored when read.
+
+An n-best decode (the synonym probes keep the top 5 hypotheses of the beam) names
+``nbest:N`` in its signature, so it has a cache of its own; its entries hold the
+hypotheses as a JSON list (:func:`encode_nbest`, :func:`decode_nbest`). A one-best
+decode's signature does not name n-best, so existing caches stay valid.
 """
 
 from __future__ import annotations
 
 import fcntl
 import hashlib
+import json
 import logging
 import os
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -40,12 +46,18 @@ def checkpoint_key(checkpoint: str | Path) -> str:
 @dataclass(frozen=True)
 class DecodeSettings:
     """How a model decodes: beam size, output length limit ``max_len_a * source length +
-    max_len_b`` (fairseq's generator), and the numeric precision."""
+    max_len_b`` (fairseq's generator), the numeric precision, and how many hypotheses of
+    the beam are kept (``nbest``, at most ``beam``)."""
 
     beam: int
     max_len_a: float
     max_len_b: int
     precision: str = "fp32"
+    nbest: int = 1
+
+    def __post_init__(self):
+        if not 1 <= self.nbest <= self.beam:
+            raise ValueError(f"nbest must be between 1 and the beam ({self.beam}), not {self.nbest}")
 
 
 def decode_signature(checkpoint: str | Path, bpe_codes: str | Path, source_lang: str, settings: DecodeSettings) -> str:
@@ -55,6 +67,7 @@ def decode_signature(checkpoint: str | Path, bpe_codes: str | Path, source_lang:
         [
             f"ckpt:{checkpoint_key(checkpoint)[:16]}",
             f"beam:{settings.beam}",
+            *([f"nbest:{settings.nbest}"] if settings.nbest > 1 else []),
             f"maxlen:{settings.max_len_a:g}*src+{settings.max_len_b}",
             f"bpe:{checkpoint_key(bpe_codes)[:12]}",
             f"tok:moses-{source_lang}",
@@ -118,6 +131,19 @@ class TranslationCache:
         for line in lines:
             source, _, translation = line.rstrip("\n").partition("\t")
             self.entries[source] = translation
+
+
+def encode_nbest(hypotheses: Sequence[str]) -> str:
+    """One cache field holding the hypotheses of an n-best decode (a JSON list, one line)."""
+    return json.dumps(list(hypotheses), ensure_ascii=False)
+
+
+def decode_nbest(field: str) -> list[str]:
+    """The hypotheses of a cache field written by :func:`encode_nbest`."""
+    hypotheses = json.loads(field)
+    if not isinstance(hypotheses, list) or not all(isinstance(h, str) for h in hypotheses):
+        raise ValueError(f"not an n-best list of strings: {field!r}")
+    return hypotheses
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 # their data types and the checkpoints they are scored on come from the test registry
 # (natcomp.mt.registry), not from lists kept here.
 from natcomp.mt import registry
-from natcomp.mt.config import check_mt_config
+from natcomp.mt.config import check_mt_config, size_fairseq_options
 
 MT = config["mt"]
 SRC, TRG = MT["source_lang"], MT["target_lang"]
@@ -29,8 +29,7 @@ def size_limit(wildcards):
 
 
 def fairseq_options(wildcards):
-    """fairseq-train options in a fixed order, so reordering the config retrains nothing."""
-    return dict(sorted(MT["train"]["fairseq"].items()))
+    return size_fairseq_options(MT, wildcards.size)
 
 
 def kept_epochs(wildcards):
@@ -150,6 +149,25 @@ def annotated_sheets(wildcards):
         f"results/mt/manual_analysis/{measurement}_sheet.tsv"
         for measurement in ("systematicity", "substitutivity")
     ]
+
+
+def synonym_candidate_inputs(wildcards):
+    """The shipped lists, the checked sheet from config, or the pooled probe spans."""
+    inputs = {"synonyms": "resources/synonyms.tsv"}
+    if MT["synonyms"]["candidates"] == "probes":
+        if MT["synonyms"]["checked_sheet"]:
+            inputs["checked_sheet"] = MT["synonyms"]["checked_sheet"]
+        else:
+            inputs["sheet"] = "results/mt/synonyms/candidates_sheet.tsv"
+    return inputs
+
+
+def synonym_candidates_input(wildcards):
+    """Only substitutivity scores look for synonym translations (other tests' scores must
+    not wait for every model's probe sentences)."""
+    if registry.get_test(wildcards.test).entry != "pair":
+        return {}
+    return {"synonym_candidates": "results/mt/synonyms/candidates.tsv"}
 
 
 def mt_final_outputs():

@@ -40,6 +40,7 @@ rule mt_items:
         natural_conjunct_reference=lookup(
             dpath="mt/tests/natural_conjunct_reference", within=config
         ),
+        synthetic_sampling=lookup(dpath="mt/tests/synthetic_sampling", within=config),
     script:
         "../../scripts/mt/items.py"
 
@@ -83,6 +84,8 @@ rule mt_translate:
 rule mt_score:
     input:
         unpack(test_items),
+        # substitutivity: the candidate translations of each synonym (mt_synonym_candidates)
+        unpack(synonym_candidates_input),
         translations="results/mt/translations/{size}/seed{seed}/{checkpoint}.tsv",
         synonyms="resources/synonyms.tsv",
         idioms="resources/idioms.tsv",
@@ -102,6 +105,9 @@ rule mt_score:
         keyword_matching=lookup(dpath="mt/tests/keyword_matching", within=config),
         paraphrase_only=lookup(
             dpath="mt/tests/paraphrase_references_only", within=config
+        ),
+        s_conj_missing_conjunct=lookup(
+            dpath="mt/tests/s_conj_missing_conjunct", within=config
         ),
     script:
         "../../scripts/mt/score.py"

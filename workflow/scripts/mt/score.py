@@ -1,5 +1,6 @@
-from natcomp.mt.lexicon import load_idioms, load_synonyms
+from natcomp.mt.lexicon import load_idioms
 from natcomp.mt.scoring import score_test_files, write_labels
+from natcomp.mt.synonym_probes import scoring_synonyms
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
@@ -9,10 +10,11 @@ with logged(snakemake.log[0]) as log:
         inputs.translations,
         w.test,
         model={"size": w.size, "seed": w.seed, "checkpoint": w.checkpoint},
-        synonyms=load_synonyms(inputs.synonyms),
+        synonyms=scoring_synonyms(inputs.synonyms, inputs.get("synonym_candidates")),
         idioms=load_idioms(inputs.idioms),
-        substring_keywords=params.keyword_matching == "substring",
+        keyword_matching=params.keyword_matching,
         paraphrase_references_only=params.paraphrase_only,
+        s_conj_missing_conjunct=params.s_conj_missing_conjunct,
     )
     write_labels(labels, snakemake.output[0])
     log.info("scored %d %s items on %s", len(labels), w.test, ", ".join(params.data_types))
