@@ -245,9 +245,8 @@ def check_a_changed_decode_setting_decodes_again(checkpoint, databin, sources, c
 
     def decode(settings):
         cache = TranslationCache(cache_dir, decode_signature(checkpoint, databin / "codes", "en", settings))
-        translator = nmt.Translator(
-            checkpoint, databin / "bin", databin / "codes", "en", "nl", beam=settings.beam,
-            max_len_a=settings.max_len_a, max_len_b=settings.max_len_b, max_tokens=200,
+        translator = nmt.Translator.for_settings(
+            checkpoint, databin / "bin", databin / "codes", "en", "nl", settings, max_tokens=200
         )
         stats = translate_with_cache(cache, sources, translator.translate)
         return stats, [cache.entries[s] for s in sources]

@@ -350,6 +350,33 @@ class Translator:
     output is the tokenised target (``tokenised``) and its detokenised form.
     """
 
+    @classmethod
+    def for_settings(
+        cls,
+        checkpoint: str | Path,
+        databin: str | Path,
+        bpe_codes: str | Path,
+        source_lang: str,
+        target_lang: str,
+        settings,
+        max_tokens: int = 4096,
+        threads: int = 1,
+    ) -> Translator:
+        """A translator that decodes as ``settings`` say (a
+        :class:`natcomp.mt.translation_cache.DecodeSettings`: beam and length limits)."""
+        return cls(
+            checkpoint,
+            databin,
+            bpe_codes,
+            source_lang,
+            target_lang,
+            beam=settings.beam,
+            max_len_a=settings.max_len_a,
+            max_len_b=settings.max_len_b,
+            max_tokens=max_tokens,
+            threads=threads,
+        )
+
     def __init__(
         self,
         checkpoint: str | Path,

@@ -14,15 +14,13 @@ with logged(snakemake.log[0]) as log:
     probes = probe_sentences(load_synonyms(inputs.synonyms), params.templates)
 
     def translate_nbest(sentences):
-        translator = Translator(
+        translator = Translator.for_settings(
             inputs.checkpoint,
             inputs.databin,
             inputs.codes,
             params.source,
             params.target,
-            beam=settings.beam,
-            max_len_a=settings.max_len_a,
-            max_len_b=settings.max_len_b,
+            settings,
             max_tokens=params.max_tokens,
             threads=snakemake.threads,
         )
