@@ -31,6 +31,7 @@ if family_enabled("mt"):
     include: "workflow/rules/mt/semi_natural.smk"
     include: "workflow/rules/mt/tests.smk"
     include: "workflow/rules/mt/synonyms.smk"
+    include: "workflow/rules/mt/systems.smk"
 
 
 if family_enabled("noncompsst"):

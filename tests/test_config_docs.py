@@ -10,7 +10,7 @@ from snakemake.utils import validate
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "config" / "README.md"
 # Rows whose demo cell describes the value in words instead of giving it.
-DESCRIBED = {"sizes", "train.fairseq", "train.epoch_checkpoints", "tests.data_types", "downloads.tatoeba.url"}
+DESCRIBED = {"sizes", "systems", "train.fairseq", "train.epoch_checkpoints", "tests.data_types", "downloads.tatoeba.url"}
 
 
 def demo_config() -> dict:

@@ -47,7 +47,7 @@ def test_demo_dry_run():
     assert jobs["mt_tokenise_train_chunk"] == 4, "2 chunks x 2 languages"
     assert jobs["mt_demo_corpus"] == 1
     assert jobs["mt_bleu"] == 8
-    epochs = 2 * (3 + 6)  # small: 3 kept epoch checkpoints, full: 6, for 2 seeds each
+    epochs = 2 * (3 + 5)  # small: 3 kept epoch checkpoints, full: 5, for 2 seeds each
     assert jobs["mt_translate"] == 4 + epochs, "one translation job per best and kept epoch checkpoint"
     assert jobs["mt_score"] == 4 * 3 + epochs, "per model: 3 tests at the best checkpoint, 1 per kept epoch"
     assert jobs["mt_items"] == 12

@@ -32,5 +32,5 @@ class ConfigError(NatcompError):
     """A config value the schema cannot check (it depends on an installed tool): names the key."""
 
     def __init__(self, key: str, message: str):
-        self.key = key
+        self.key, self.message = key, message
         super().__init__(f"config {key}: {message}")

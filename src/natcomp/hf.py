@@ -1,7 +1,8 @@
 """Hugging Face models for natcomp: finding and loading them offline-safely, devices,
 length-sorted batched inference, fine-tuning, atomic saving and tiny test models.
 
-Used by the NonCompSST, PLANE, PSS and TRE families. See docs/hf.md.
+Used by the NonCompSST, PLANE, PSS and TRE families; sequence-to-sequence translation
+models (hf_seq2seq) by the MT family. See docs/hf.md.
 """
 
 from natcomp.hf_torchaudio import hide_mismatched_torchaudio
@@ -38,25 +39,37 @@ from natcomp.hf_models import (  # noqa: E402
     shipped_model_path,
     words_for_vocabulary,
 )
-from natcomp.hf_training import (
+from natcomp.hf_seq2seq import (  # noqa: E402
+    SEQ2SEQ_SCHEDULES,
+    TINY_TRANSLATION_FAMILIES,
+    Seq2SeqTrainingSettings,
+    build_tiny_translation_model,
+    load_seq2seq,
+    train_translation_model,
+)
+from natcomp.hf_training import (  # noqa: E402
     SCHEDULERS,
     FineTuneResult,
     FineTuneSettings,
     accuracy,
     fine_tune_classifier,
-)  # noqa: E402
+)
 
 __all__ = [
     "POOLINGS",
     "SCHEDULERS",
+    "SEQ2SEQ_SCHEDULES",
     "SHIPPED_MODELS",
     "SPECIAL_TOKENS",
     "TINY_MODEL_KINDS",
+    "TINY_TRANSLATION_FAMILIES",
     "FineTuneResult",
     "FineTuneSettings",
+    "Seq2SeqTrainingSettings",
     "TextInput",
     "accuracy",
     "build_tiny_model",
+    "build_tiny_translation_model",
     "check_model_available",
     "classify",
     "device",
@@ -66,6 +79,7 @@ __all__ = [
     "length_sorted_batches",
     "load_encoder",
     "load_masked_lm",
+    "load_seq2seq",
     "load_sequence_classifier",
     "load_tokenizer",
     "masked_token_probabilities",
@@ -77,5 +91,6 @@ __all__ = [
     "shipped_model_path",
     "single_token_id",
     "tokenize",
+    "train_translation_model",
     "words_for_vocabulary",
 ]

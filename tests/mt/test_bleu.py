@@ -20,7 +20,7 @@ def test_bleu_files_and_table(tmp_path):
     rows = []
     for seed in (2, 1):
         out = tmp_path / f"{seed}.tsv"
-        keys = {"size": "small", "seed": seed, "split": "dev", "decode_signature": "ckpt:x|beam:5"}
+        keys = {"system": "trained", "size": "small", "seed": seed, "split": "dev", "decode_signature": "ckpt:x|beam:5"}
         write_bleu(translations, tmp_path / "src", tmp_path / "ref", "nl", keys, out)
         rows.append(out)
     table = gather_bleu(rows, tmp_path / "bleu.tsv")
@@ -38,3 +38,28 @@ def test_missing_translation_and_line_mismatch(tmp_path):
     with pytest.raises(InputError, match="has 2 lines but the references"):
         write_bleu({"a": "a", "b": "b"}, tmp_path / "src", tmp_path / "ref", "nl", {}, tmp_path / "o.tsv")
     assert not (tmp_path / "o.tsv").exists()
+
+
+def test_bleu_table_lists_trained_models_then_pretrained_systems(tmp_path):
+    (tmp_path / "src").write_text("The poet sees the king.\n")
+    (tmp_path / "ref").write_text("De dichter ziet de koning.\n")
+    models = [
+        ("opus-mt-en-nl", "", ""),
+        ("trained", "full", 1),
+        ("tiny-marian", "", ""),
+        ("trained", "small", 2),
+        ("trained", "small", 1),
+    ]
+    paths = []
+    for number, (system, size, seed) in enumerate(models):
+        keys = {"system": system, "size": size, "seed": seed, "split": "devtest", "decode_signature": "sig"}
+        paths.append(tmp_path / f"{number}.tsv")
+        translations = {"The poet sees the king.": "De dichter ziet de koning."}
+        write_bleu(translations, tmp_path / "src", tmp_path / "ref", "nl", keys, paths[-1])
+    table = gather_bleu(paths, tmp_path / "bleu.tsv", sizes=["small", "full"], systems=["tiny-marian", "opus-mt-en-nl"])
+    assert table["system"].tolist() == ["trained", "trained", "trained", "tiny-marian", "opus-mt-en-nl"]
+    assert table["seed"].tolist()[:3] == [1, 2, 1] and table["seed"].isna().tolist()[3:] == [True, True]
+    lines = (tmp_path / "bleu.tsv").read_text().splitlines()
+    assert lines[0] == "\t".join(BLEU_COLUMNS)
+    assert lines[1].startswith("trained\tsmall\t1\tdevtest\t100.0\t")
+    assert lines[4].startswith("tiny-marian\t\t\tdevtest\t100.0\t"), "a pretrained system: size and seed empty"

@@ -43,3 +43,39 @@ def test_last_epoch_in_two_places_is_refused():
 def test_without_per_size_epochs_the_fairseq_option_applies_to_every_size():
     mt = checked(max_epoch={}, fairseq={**DEMO["train"]["fairseq"], "max-epoch": 12})
     assert size_fairseq_options(mt, "small")["max-epoch"] == size_fairseq_options(mt, "full")["max-epoch"] == 12
+
+
+@pytest.mark.parametrize(
+    ("name", "hint"),
+    [
+        ("max-tokens", "is derived from the job's GPUs: set mt.train.tokens_per_update"),
+        ("update-freq", "is derived from the job's GPUs: set mt.train.tokens_per_update"),
+        ("fp16", "set mt.train.precision: fp16 instead"),
+        ("cpu", "is set by the workflow when the job has no GPU"),
+        ("distributed-world-size", "is the number of GPUs the job was given"),
+    ],
+)
+def test_batch_and_hardware_options_in_fairseq_are_refused_with_the_key_to_use(name, hint):
+    with pytest.raises(ConfigError, match=f"mt.train.fairseq.{name}: {hint}"):
+        checked(fairseq={**DEMO["train"]["fairseq"], name: 1})
+
+
+def test_bf16_training_is_refused_at_the_config_check():
+    with pytest.raises(ConfigError, match=r"mt.train.precision: bf16 is not supported: fairseq 0.12 turns --bf16 "
+                       r"into TPU mode"):  # fmt: skip
+        checked(precision="bf16")
+
+
+def test_a_micro_batch_above_the_tokens_per_update_is_refused():
+    with pytest.raises(ConfigError, match=r"mt.train.max_tokens: 4096 tokens per micro-batch is above"):
+        checked(tokens_per_update=2048, max_tokens=4096)
+    checked(tokens_per_update=2048, max_tokens=1024)
+    checked(tokens_per_update=2048, max_tokens="auto", precision="fp16")
+
+
+def test_the_paper_batch_is_the_papers_tokens_per_update():
+    paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())["mt"]
+    assert paper["train"]["tokens_per_update"] == 3584 * 8
+    assert DEMO["train"]["tokens_per_update"] == 2048, "the demo's former max-tokens 2048 x update-freq 1"
+    for config in (paper, DEMO):
+        assert not {"max-tokens", "update-freq", "fp16"} & set(config["train"]["fairseq"])

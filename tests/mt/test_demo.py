@@ -21,14 +21,42 @@ def demo(demo_run):
 
 def test_bleu_table(demo):
     table = pd.read_csv(demo / "results" / "tables" / "mt" / "bleu.tsv", sep="\t")
-    assert list(table.columns) == ["size", "seed", "split", "bleu", "signature", "decode_signature"]
-    assert table["decode_signature"].str.contains("|beam:5|maxlen:1.2*src+10|", regex=False).all()
-    assert len(table) == 2 * 2 * 2
+    assert list(table.columns) == ["system", "size", "seed", "split", "bleu", "signature", "decode_signature"]
+    trained = table[table["system"] == "trained"]
+    assert trained["decode_signature"].str.contains("|beam:5|maxlen:1.2*src+10|", regex=False).all()
+    assert len(trained) == 2 * 2 * 2
     # The demo language is small and regular: a model that learned it translates it well.
     assert table["bleu"].min() > 40, table
-    full = table[table["size"] == "full"]["bleu"].mean()
-    small = table[table["size"] == "small"]["bleu"].mean()
+    full = trained[trained["size"] == "full"]["bleu"].mean()
+    small = trained[trained["size"] == "small"]["bleu"].mean()
     assert full > small, "more training data must help on the demo language"
+
+
+def test_the_pretrained_system_has_its_own_rows_in_every_table(demo):
+    """The demo's stand-in for a released model (a tiny Marian loaded through
+    from_pretrained) goes through the same tests: its own rows, no size or seed, and one
+    overgeneralisation point instead of a curve."""
+    bleu = pd.read_csv(demo / "results" / "tables" / "mt" / "bleu.tsv", sep="\t")
+    marian = bleu[bleu["system"] == "tiny-marian"]
+    assert len(marian) == 2 and marian["size"].isna().all() and marian["seed"].isna().all()
+    assert marian["decode_signature"].str.startswith("hf:").all()
+    for name in ("systematicity.tsv", "substitutivity.tsv", "overgeneralisation.tsv"):
+        table = read_table(demo, name)
+        assert list(table.columns[:3]) == ["system", "size", "seed"], name
+        assert set(table["system"]) == {"trained", "tiny-marian"}, name
+        rows = table[table["system"] == "tiny-marian"]
+        assert rows["size"].isna().all() and rows["n"].min() > 0, name
+    overgeneralisation = read_table(demo, "overgeneralisation.tsv")
+    points = overgeneralisation[overgeneralisation["system"] == "tiny-marian"]
+    assert points["checkpoint"].isna().all(), "a released model has no epochs"
+    assert not points.duplicated(["data_type", "idiom"]).any(), "one point per idiom, not a curve"
+    summary = read_table(demo, "systematicity_summary.tsv")
+    assert {"small", "full", "tiny-marian", "tiny-marian_sd"} <= set(summary.columns)
+    assert summary["tiny-marian_sd"].isna().all(), "one model: no spread over seeds"
+    peaks = read_table(demo, "overgeneralisation_peaks.tsv")
+    assert (peaks.loc[peaks["system"] == "tiny-marian", "note"] == "final model only: no training curve").all()
+    probes = pd.read_csv(demo / "results" / "mt" / "synonyms" / "candidates_sheet.tsv", sep="\t")
+    assert "count_tiny-marian" in probes.columns, "the system's synonym probes are pooled too"
 
 
 def test_report_lists_tables_and_figures(demo):

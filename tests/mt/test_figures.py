@@ -1,6 +1,7 @@
 import pandas as pd
 
 from natcomp.mt import figures
+from natcomp.mt.scoring import TRAINED_SYSTEM
 
 SIZES = ["small", "full"]
 
@@ -17,6 +18,7 @@ def systematicity_table():
                     for template in (1, 2):
                         rows.append(
                             {
+                                "system": TRAINED_SYSTEM,
                                 "size": size,
                                 "seed": seed,
                                 "data_type": data_type,
@@ -32,6 +34,7 @@ def systematicity_table():
 def substitutivity_table():
     rows = [
         {
+            "system": TRAINED_SYSTEM,
             "size": size,
             "seed": 1,
             "data_type": data_type,
@@ -51,6 +54,7 @@ def substitutivity_table():
 def overgeneralisation_table():
     rows = [
         {
+            "system": TRAINED_SYSTEM,
             "size": size,
             "seed": 1,
             "data_type": data_type,
@@ -118,3 +122,73 @@ def test_overgeneralisation_figure_names_its_metric(tmp_path):
     assert_titled(figure, tmp_path / "o.png", "overgeneralisation")
     assert [ax.get_title() for ax in figure.axes] == ["synthetic", "natural"]
     assert all("epoch" in ax.get_xlabel() for ax in figure.axes)
+
+
+# --------------------------------------------------------------------------------------
+# pretrained systems beside the trained models
+
+SYSTEMS = ["tiny-marian", "opus-mt-en-nl"]
+
+
+def with_systems(table, checkpoint=None):
+    """``table`` plus one model per pretrained system: the rows of the first trained model
+    (size and seed empty; ``checkpoint`` the released model's, empty, where the table has one)."""
+    first = table[(table["size"] == SIZES[0]) & (table["seed"] == 1)]
+    if "checkpoint" in table.columns:
+        first = first[first["checkpoint"] == first["checkpoint"].max()]
+    systems = [first.assign(system=system, size="", seed=pd.NA) for system in SYSTEMS]
+    if "checkpoint" in table.columns:
+        systems = [frame.assign(checkpoint=pd.NA) for frame in systems]
+    mixed = pd.concat([table, *systems], ignore_index=True)
+    return mixed.astype({"seed": "Int64", **({"checkpoint": "Int64"} if "checkpoint" in table.columns else {})})
+
+
+def legend_texts(ax):
+    legend = ax.get_legend()
+    return legend.get_title().get_text(), [text.get_text() for text in legend.get_texts()]
+
+
+def test_consistency_figures_colour_pretrained_systems_after_the_sizes(tmp_path):
+    figure = figures.systematicity_figure(
+        with_systems(systematicity_table()), SIZES, tmp_path / "s.png", systems=SYSTEMS
+    )
+    assert_titled(figure, tmp_path / "s.png", "consistency")
+    assert legend_texts(figure.axes[-1]) == (figures.MODEL_LEGEND, [*SIZES, *SYSTEMS])
+    assert "per condition, data type and model" in figure._suptitle.get_text()
+    figure = figures.substitutivity_figure(
+        with_systems(substitutivity_table()), SIZES, tmp_path / "sub.png", systems=SYSTEMS
+    )
+    assert legend_texts(figure.axes[-1]) == (figures.MODEL_LEGEND, [*SIZES, *SYSTEMS])
+    synonyms = figures.synonym_figure(with_systems(substitutivity_table()), tmp_path / "syn.png")
+    assert "pretrained systems" in synonyms.axes[0].get_title()
+
+
+def test_trained_models_only_keep_the_corpus_size_legend(tmp_path):
+    figure = figures.substitutivity_figure(substitutivity_table(), SIZES, tmp_path / "sub.png")
+    assert legend_texts(figure.axes[-1]) == (figures.SIZE_LEGEND, SIZES)
+
+
+def test_a_pretrained_system_is_a_point_at_final_in_the_overgeneralisation_figure(tmp_path):
+    table = with_systems(overgeneralisation_table())
+    figure = figures.overgeneralisation_figure(table, SIZES, tmp_path / "o.png", systems=SYSTEMS)
+    assert_titled(figure, tmp_path / "o.png", "overgeneralisation")
+    for ax in figure.axes:
+        ticks = [label.get_text() for label in ax.get_xticklabels()]
+        assert ticks[-1] == figures.FINAL_TICK and "3" in ticks, ticks
+        assert ax.get_xticks()[-1] > 3, "right of the last epoch"
+        assert "epoch" in ax.get_xlabel() and "final" in ax.get_xlabel()
+    title, entries = legend_texts(figure.axes[-1])
+    assert (title, entries) == (figures.MODEL_LEGEND, [*SIZES, *SYSTEMS])
+    # Every system is one marker per panel (its idioms' mean), not a line.
+    lines = [line.get_label() for line in figure.axes[0].get_lines()]
+    assert not set(SYSTEMS) & set(lines)
+
+
+def test_overgeneralisation_figure_of_pretrained_systems_alone(tmp_path):
+    table = with_systems(overgeneralisation_table())
+    table = table[table["system"] != TRAINED_SYSTEM]
+    figure = figures.overgeneralisation_figure(table, SIZES, tmp_path / "o.png", systems=SYSTEMS)
+    assert (tmp_path / "o.png").read_bytes().startswith(b"\x89PNG")
+    assert "pretrained systems" in figure._suptitle.get_text()
+    assert [label.get_text() for label in figure.axes[0].get_xticklabels()] == [figures.FINAL_TICK]
+    assert legend_texts(figure.axes[-1]) == (figures.MODEL_LEGEND, SYSTEMS)

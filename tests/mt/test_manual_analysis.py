@@ -2,6 +2,7 @@ import pytest
 
 from natcomp.errors import InputError
 from natcomp.mt import tables as mt
+from natcomp.mt.scoring import TRAINED_SYSTEM
 from natcomp.mt.manual_analysis import (
     GENERAL_CATEGORIES,
     SYNONYM_CATEGORIES,
@@ -13,13 +14,15 @@ from natcomp.mt.manual_analysis import (
 from natcomp.tsv import read_tsv, write_tsv
 
 
-def write_scores(root, size, seed, test, data_type, rows):
-    """A score file as the mt_score rule writes it: the model columns first."""
-    path = root / f"{size}.{seed}.{test}.{data_type}.tsv"
+def write_scores(root, size, seed, test, data_type, rows, system=TRAINED_SYSTEM):
+    """A score file as the mt_score rule writes it: the model columns first (a pretrained
+    system: size and seed empty, checkpoint final)."""
+    path = root / f"{system}.{size}.{seed}.{test}.{data_type}.tsv"
     model = {
+        "system": system,
         "size": size,
         "seed": seed,
-        "checkpoint": "best",
+        "checkpoint": "best" if system == TRAINED_SYSTEM else "final",
         "test": test,
         "data_type": data_type,
         "decode_signature": f"ckpt:{size}{seed}|beam:5",
@@ -77,6 +80,7 @@ def test_summary_shares_are_of_annotated_pairs_and_of_marks(tmp_path):
     summary = summarise_sheets([tmp_path / "filled.tsv"])
     assert list(summary.columns) == [
         "family",
+        "system",
         "size",
         "category",
         "count",
@@ -155,4 +159,44 @@ def test_a_model_without_inconsistent_pairs_gives_an_empty_sheet_and_summary(tmp
     summary = summarise_sheets([tmp_path / "sheet.tsv"])
     assert len(summary) == 0
     write_summary(summary, tmp_path / "summary.tsv")
-    assert (tmp_path / "summary.tsv").read_text().startswith("family\tsize\tcategory\tcount\tshare\t")
+    assert (tmp_path / "summary.tsv").read_text().startswith("family\tsystem\tsize\tcategory\tcount\tshare\t")
+
+
+def test_a_pretrained_system_is_one_model_in_the_sheet_and_the_summary(tmp_path):
+    paths = [
+        write_scores(tmp_path, "", "", "np_vp", "synthetic", pair_rows([0, 0, 1]), system="tiny-marian"),
+        write_scores(tmp_path, "full", 1, "np_vp", "synthetic", pair_rows([0, 1])),
+        write_scores(tmp_path, "small", 1, "np_vp", "synthetic", pair_rows([0])),
+        write_scores(tmp_path, "small", 2, "np_vp", "natural", pair_rows([0])),
+    ]
+    sheet = sample_sheet(
+        mt.read_scores(paths),
+        "systematicity",
+        pairs_per_model=10,
+        seed=1,
+        sizes=["small", "full"],
+        systems=["tiny-marian"],
+    )
+    assert list(sheet.columns[:4]) == ["family", "test", "system", "size"]
+    models = list(zip(sheet["system"], sheet["size"], sheet["data_type"]))
+    assert models == [
+        ("trained", "small", "synthetic"),
+        ("trained", "small", "natural"),
+        ("trained", "full", "synthetic"),
+        ("tiny-marian", "", "synthetic"),
+        ("tiny-marian", "", "synthetic"),
+    ], "trained sizes in config order, then the systems; data types in the paper's order"
+    sheet.loc[sheet["system"] == "tiny-marian", "error"] = "1"
+    write_tsv(tmp_path / "sheet.tsv", sheet)
+    assert read_tsv(tmp_path / "sheet.tsv")["seed"].tolist() == ["1", "2", "1", "", ""]
+    summary = summarise_sheets([tmp_path / "sheet.tsv"])
+    errors = summary[summary["category"] == "error"].set_index(["system", "size"])
+    assert errors.loc[("tiny-marian", ""), ["count", "pairs"]].tolist() == [2, 2]
+    assert errors.loc[("trained", "small"), ["count", "pairs"]].tolist() == [0, 2], "both seeds of a size pooled"
+
+
+def test_a_sheet_without_a_system_column_is_the_trained_models(tmp_path):
+    sheet = sheet_of(tmp_path, "systematicity", [0, 0]).drop(columns="system")
+    write_tsv(tmp_path / "old_sheet.tsv", sheet)
+    summary = summarise_sheets([tmp_path / "old_sheet.tsv"])
+    assert set(summary["system"]) == {TRAINED_SYSTEM} and set(summary["size"]) == {"small"}

@@ -308,3 +308,208 @@ def test_killed_training_resumes_from_last_checkpoint(databin, tmp_path, caplog)
     assert any("Loaded checkpoint" in m and "checkpoint_last.pt" in m for m in messages), messages[:20]
     assert not any("No existing checkpoint found" in m for m in messages)
     assert (out / "best.pt").exists()
+
+
+# --- GPU decisions as pure functions (issue 15), checked on CPU -------------------------
+
+
+@pytest.mark.parametrize(
+    ("tokens", "max_tokens", "precision", "gpus", "memory", "expected"),
+    [
+        # the paper's 28672 tokens per update in fp16 on one 80 GB H100: one micro-batch
+        (28672, "auto", "fp16", 1, 79.1, (28672, 1, 1)),
+        # 40 GB: half the micro-batch, twice the accumulation
+        (28672, "auto", "fp16", 1, 40.0, (14336, 2, 1)),
+        # a little under the reference: two even micro-batches, not 28160 + 28160
+        (28672, "auto", "fp16", 1, 77.0, (14336, 2, 1)),
+        # fp32 has half the fp16 reference
+        (28672, "auto", "fp32", 1, 80.0, (14336, 2, 1)),
+        # two GPUs share the update: the update does not grow with the GPUs
+        (28672, "auto", "fp16", 2, 80.0, (14336, 1, 2)),
+        (28672, "auto", "fp16", 4, 80.0, (7168, 1, 4)),
+        # the paper's original factors on one GPU, and on two
+        (28672, 3584, "fp32", 1, 32.0, (3584, 8, 1)),
+        (28672, 3584, "fp32", 2, 32.0, (3584, 4, 2)),
+        # CPU: the demo's 2048 x 1 as before; the paper's batch in 4096-token micro-batches
+        (2048, "auto", "fp32", 0, None, (2048, 1, 1)),
+        (28672, "auto", "fp32", 0, None, (4096, 7, 1)),
+    ],
+)
+def test_batch_plan_reaches_the_tokens_per_update_on_any_hardware(tokens, max_tokens, precision, gpus, memory, expected):
+    plan = nmt.plan_batches(tokens, max_tokens, precision, gpus, memory)
+    assert (plan.max_tokens, plan.update_freq, plan.world_size) == expected
+    assert plan.effective_tokens_per_update >= tokens
+    assert plan.max_tokens % 512 == 0 or max_tokens != "auto"
+
+
+def test_rounding_up_the_update_frequency_can_exceed_the_target():
+    plan = nmt.plan_batches(28672, "auto", "fp16", 1, 32.0)  # a 32 GB V100: 3 micro-batches of 9558 -> 9728
+    assert (plan.max_tokens, plan.update_freq) == (9728, 3)
+    assert plan.effective_tokens_per_update == 29184 > plan.tokens_per_update
+    plan = nmt.plan_batches(28672, 5000, "fp32", 1)  # a micro-batch from the config is used as given
+    assert (plan.max_tokens, plan.update_freq, plan.effective_tokens_per_update) == (5000, 6, 30000)
+
+
+def test_auto_micro_batch_bounds():
+    assert nmt.auto_max_tokens(1000, "fp16", 80) == 1000, "never above the tokens per update"
+    assert nmt.auto_max_tokens(28672, "fp16", 0.5) == 512, "never below 512"
+    assert nmt.auto_max_tokens(300, "fp16", 0.5) == 300
+    with pytest.raises(ValueError, match="precision"):
+        nmt.auto_max_tokens(28672, "bf16", 80)
+    with pytest.raises(ValueError):
+        nmt.plan_batches(0, "auto", "fp32", 1, 80)
+
+
+def test_a_job_uses_the_gpus_it_was_given(caplog):
+    assert nmt.job_gpus(None, 0) == 0 and nmt.job_gpus(None, 4) == 1
+    assert nmt.job_gpus(2, 4) == 2 and nmt.job_gpus(0, 4) == 0
+    assert nmt.job_gpus(1, 0) == 0, "no GPU visible: CPU"
+    with caplog.at_level(logging.WARNING):
+        assert nmt.job_gpus(4, 2) == 2
+    assert "given 4 GPU(s) but 2 are visible" in caplog.text
+
+
+def test_precision_decisions():
+    assert nmt.training_precision("fp16", on_gpu=True) == "fp16"
+    assert nmt.training_precision("fp32", on_gpu=False) == "fp32"
+    with pytest.raises(ConfigError, match="mt.train.precision: fp16 training needs a GPU"):
+        nmt.training_precision("fp16", on_gpu=False)
+    with pytest.raises(ConfigError, match="TPU mode"):
+        nmt.training_precision("bf16", on_gpu=True)
+    assert nmt.decode_precision("fp16", on_gpu=True) == "fp16"
+    assert nmt.decode_precision("fp16", on_gpu=False) == "fp32", "CPU decodes in fp32 and says so"
+    with pytest.raises(ConfigError):
+        nmt.decode_precision("bf16", on_gpu=True)
+    assert nmt.translate_max_tokens("auto", on_gpu=False) == 4096
+    assert nmt.translate_max_tokens("auto", on_gpu=True) == 16384
+    assert nmt.translate_max_tokens(200, on_gpu=True) == 200
+    assert nmt.prepare_worker_count("auto", on_gpu=True) == 1
+    assert nmt.prepare_worker_count("auto", on_gpu=False) == 0
+    assert nmt.prepare_worker_count(3, on_gpu=False) == 3
+
+
+def test_hardware_options_are_not_part_of_the_resume_fingerprint():
+    """A job resubmitted on another kind of node (CPU, another GPU, more GPUs) resumes:
+    only the optimisation is fingerprinted."""
+    fingerprint = nmt.training_fingerprint(OPTIONS, 1, "en", "nl", [3, 1], tokens_per_update=2048)
+    assert fingerprint["keep_epochs"] == [1, 3]
+    assert "--cpu" not in json.dumps(fingerprint)
+    cpu = nmt.hardware_argv(nmt.plan_batches(28672, "auto", "fp32", 0), "fp32", 0)
+    gpu = nmt.hardware_argv(nmt.plan_batches(28672, "auto", "fp16", 2, 80), "fp16", 2)
+    assert cpu == ["--max-tokens", "4096", "--update-freq", "7", "--cpu"]
+    assert gpu == ["--max-tokens", "14336", "--update-freq", "1", "--distributed-world-size", "2", "--fp16"]
+    changed = [
+        nmt.training_fingerprint(OPTIONS, 2, "en", "nl", [1, 3], tokens_per_update=2048),
+        nmt.training_fingerprint(OPTIONS, 1, "en", "nl", [1, 3], tokens_per_update=4096),
+        nmt.training_fingerprint(OPTIONS, 1, "en", "nl", [1, 3], tokens_per_update=2048, precision="fp16"),
+        nmt.training_fingerprint({**OPTIONS, "lr": 0.1}, 1, "en", "nl", [1, 3], tokens_per_update=2048),
+    ]
+    assert all(other != fingerprint for other in changed)
+
+
+def test_length_sorted_chunks_grow_to_the_chunk_size():
+    sentences = ["a" * n for n in (5, 1, 4, 1, 3, 9, 2)]
+    chunks = nmt.length_sorted_chunks(sentences, chunk_sentences=4, first_chunk=1)
+    assert [len(c) for c in chunks] == [1, 2, 4]
+    assert [i for c in chunks for i in c] == [1, 3, 6, 4, 2, 0, 5], "by length, ties in order"
+    assert nmt.length_sorted_chunks([], 4) == []
+
+
+def test_tokens_per_update_trains_as_the_same_fairseq_batch_did(databin, tmp_path, caplog):
+    """The demo's 2048 x 1 is now tokens_per_update 2048 with max_tokens auto: on CPU the
+    same fairseq batch, so the same model; the fingerprint holds no hardware option, so a
+    move to a GPU node resumes; max-tokens together with tokens_per_update is refused."""
+    import torch
+
+    legacy = {**OPTIONS, "max-epoch": 1, "max-tokens": 1024}
+    nmt.train(databin / "bin", tmp_path / "a", tmp_path / "a.pt", tmp_path / "a.tsv", [1], legacy, 1, "en", "nl")
+    new = {key: value for key, value in legacy.items() if key != "max-tokens"}
+    caplog.set_level(logging.INFO)
+    plan = nmt.train(
+        databin / "bin", tmp_path / "b", tmp_path / "b.pt", tmp_path / "b.tsv", [1], new, 1, "en", "nl",
+        tokens_per_update=1024,
+    )  # fmt: skip
+    assert (plan.max_tokens, plan.update_freq, plan.world_size) == (1024, 1, 1)
+    assert "1024 tokens per update = 1024 tokens per micro-batch x update-freq 1 x 1 CPU process" in caplog.text
+    first, second = torch.load(tmp_path / "a.pt")["model"], torch.load(tmp_path / "b.pt")["model"]
+    assert first.keys() == second.keys() and all(torch.equal(first[k], second[k]) for k in first)
+
+    stamp = (tmp_path / "b" / nmt.ARGS_FINGERPRINT).read_text()
+    expected = nmt.training_fingerprint(new, 1, "en", "nl", [1], tokens_per_update=1024)
+    assert json.loads(stamp) == expected and "--cpu" not in stamp and "max-tokens" not in stamp
+    (tmp_path / "b" / nmt.FINISHED_STAMP).unlink()  # as if the job had been killed
+    assert nmt.prepare_workdir(tmp_path / "b", expected) is True, "the same optimisation resumes on any node"
+
+    with pytest.raises(ConfigError, match="mt.train.fairseq.max-tokens: is derived from the job's GPUs"):
+        nmt.train(databin / "bin", tmp_path / "c", tmp_path / "c.pt", tmp_path / "c.tsv", [1], legacy, 1, "en", "nl",
+                  tokens_per_update=1024)  # fmt: skip
+    with pytest.raises(ConfigError, match="fp16 training needs a GPU"):
+        nmt.train(databin / "bin", tmp_path / "d", tmp_path / "d.pt", tmp_path / "d.tsv", [1], new, 1, "en", "nl",
+                  tokens_per_update=1024, precision="fp16")  # fmt: skip
+    assert not (tmp_path / "c").exists() and not (tmp_path / "d").exists(), "refused before the folder is made"
+
+
+def test_chunked_overlapped_translation_gives_the_same_translations(databin, tmp_path):
+    """Length-sorted chunks and sources prepared in a worker process change no
+    translation (fp32): the same outputs as one batch prepared in this process."""
+    checkpoint = tmp_path / "best.pt"
+    nmt.train(databin / "bin", tmp_path / "w", checkpoint, tmp_path / "e.tsv", [2], {**OPTIONS, "max-epoch": 2}, 1,
+              "en", "nl")  # fmt: skip
+    sources = list(dict.fromkeys(p[0] for p in pairs(80, 11)))
+    sources += ["The poet sees the king, and the mayor forgets the baker.", "The friend."]
+    args = (checkpoint, databin / "bin", databin / "codes", "en", "nl")
+    whole = nmt.Translator(*args, max_tokens=4096, prepare_workers=0, chunk_sentences=10_000)
+    reference = whole.translate(sources)
+    assert whole.precision == "fp32" and whole.prepare_workers == 0
+    with nmt.Translator(*args, max_tokens=60, prepare_workers=1, chunk_sentences=16, precision="fp16") as chunked:
+        assert chunked.precision == "fp32", "fp16 needs a GPU: this decode ran in fp32"
+        assert chunked.prepare_workers == 1 and chunked._pool is not None
+        assert chunked.translate(sources) == reference
+        assert chunked.translate_nbest(sources[:6], 3) == whole.translate_nbest(sources[:6], 3)
+    assert chunked._pool is None
+    assert whole.translate([]) == []
+
+
+def test_a_gpu_job_gets_its_batch_precision_and_world_size_and_the_cpu_fingerprint(databin, tmp_path, monkeypatch):
+    """The GPU branch of train() up to fairseq, on a pretend machine with two 40 GB GPUs:
+    a job given one GPU trains on one, in fp16, with the micro-batch sized to 40 GB; its
+    resume fingerprint is the one a CPU job of the same config writes."""
+    import torch
+
+    class Stop(Exception):
+        pass
+
+    calls = []
+
+    def fake_fairseq(argv, keep_epochs, min_epoch, cuda_settings=None):
+        calls.append((argv, cuda_settings))
+        raise Stop
+
+    monkeypatch.setattr(nmt, "_run_fairseq_train", fake_fairseq)
+    options = {key: value for key, value in OPTIONS.items() if key != "max-tokens"}
+    common = dict(keep_epochs=[1], options=options, seed=1, source_lang="en", target_lang="nl", tokens_per_update=28672)
+    with pytest.raises(Stop):
+        nmt.train(databin / "bin", tmp_path / "cpu", tmp_path / "c.pt", tmp_path / "c.tsv", **common, gpus=1)
+    cpu_argv, cpu_cuda = calls.pop()
+    assert cpu_cuda is None and "--max-tokens 4096 --update-freq 7 --cpu" in " ".join(cpu_argv)
+    assert "--fp16" not in cpu_argv
+
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 2)
+    monkeypatch.setattr(nmt, "gpu_memory_gib", lambda: 40.0)
+    with pytest.raises(Stop):
+        nmt.train(databin / "bin", tmp_path / "gpu", tmp_path / "g.pt", tmp_path / "g.tsv", **common, gpus=1)
+    gpu_argv, gpu_cuda = calls.pop()
+    assert gpu_cuda == ("fp32", True), "TF32 allowed, cuDNN attention off, in each training process"
+    assert "--cpu" not in gpu_argv and "--fp16" not in gpu_argv
+    assert "--max-tokens 7168 --update-freq 4 --distributed-world-size 1" in " ".join(gpu_argv), "fp32, 40 GB"
+    fingerprint = nmt.ARGS_FINGERPRINT
+    assert (tmp_path / "gpu" / fingerprint).read_text() == (tmp_path / "cpu" / fingerprint).read_text()
+
+    with pytest.raises(Stop):
+        nmt.train(databin / "bin", tmp_path / "fp16", tmp_path / "h.pt", tmp_path / "h.tsv", **common, gpus=4,
+                  precision="fp16", allow_tf32=False)  # fmt: skip
+    argv, cuda = calls.pop()
+    assert cuda == ("fp16", False)
+    assert " ".join(argv).endswith("--max-tokens 14336 --update-freq 1 --distributed-world-size 2 --fp16 "
+                                   f"--save-dir {tmp_path / 'fp16'}"), "4 GPUs asked, 2 visible: 2"  # fmt: skip

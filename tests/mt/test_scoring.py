@@ -671,7 +671,7 @@ def test_our_idiom_keywords_come_from_the_original_keyword_sets():
 
 def test_score_test_files_passes_the_options_on(tmp_path):
     """The workflow's entry point: keyword matching and the S CONJ S rule reach the labels."""
-    model = {"size": "full", "seed": "1", "checkpoint": "best"}
+    model = {"system": "trained", "size": "full", "seed": "1", "checkpoint": "best"}
     s_conj = _write(tmp_path / "s_conj.tsv", TRIPLE_ITEMS)
     # translation files as the workflow writes them: with the decode signature
     header = ["source", "translation", "decode_signature"]

@@ -99,14 +99,16 @@ def test_frame_tokens_are_shared_by_different_pairs():
 
 
 def _probe_frame(model_hypotheses):
-    """Probe translations of two models: {(size, seed): {(pair, spelling): [hypotheses]}}."""
+    """Probe translations of models: {(size, seed): {(pair, spelling): [hypotheses]}} for
+    trained models, {system: {...}} for pretrained ones."""
     rows = []
-    for (size, seed), found in model_hypotheses.items():
+    for model, found in model_hypotheses.items():
+        system, size, seed = ("trained", *model) if isinstance(model, tuple) else (model, "", "")
         for (pair, spelling), hyps in found.items():
             for rank, hyp in enumerate(hyps, start=1):
                 rows.append(
                     {
-                        "size": size, "seed": seed, "pair": pair, "spelling": spelling,
+                        "system": system, "size": size, "seed": seed, "pair": pair, "spelling": spelling,
                         "template": "This is the {term} .", "probe": f"This is the {pair}-{spelling} .",
                         "rank": str(rank), "hypothesis": hyp, "decode_signature": "sig",
                     }
@@ -156,7 +158,7 @@ def test_extract_candidates_counts_spans_per_model():
 def test_probe_translation_files_round_trip(tmp_path, pairs):
     probes = probe_sentences(pairs[:2])
     hypotheses = {p.sentence: [f"Dit is de {p.sentence.split()[3]} .", "Dit is het ."] for p in probes}
-    rows = probe_rows(probes, hypotheses, {"size": "full", "seed": 1}, "sig")
+    rows = probe_rows(probes, hypotheses, {"system": "trained", "size": "full", "seed": 1}, "sig")
     assert len(rows) == 8 and rows[0]["rank"] == "1" and rows[1]["hypothesis"] == "Dit is het ."
     write_probe_translations(tmp_path / "full.tsv", rows)
     frame = read_probe_translations([tmp_path / "full.tsv"])
@@ -189,6 +191,16 @@ def test_sheet_pools_models_with_counts_per_model(sheet_path):
     assert sheet["pair"].tolist()[:5] == ["aeroplane/airplane"] * 5
     assert sheet["spelling"].tolist()[:5] == ["british"] * 3 + ["american"] * 2
     assert set(sheet["keep"]) == {""}
+
+
+def test_a_pretrained_system_is_one_column_of_the_sheet(pairs):
+    models = {**MODELS, "opus-mt-en-nl": {("aeroplane/airplane", "british"): ["Dit is het vliegtuig ."],
+                                          ("doughnut/donut", "british"): ["Dit is de donut ."],
+                                          ("theatre/theater", "british"): ["Dit is het theater ."]}}  # fmt: skip
+    sheet = candidate_sheet(extract_candidates(_probe_frame(models)), pairs)
+    assert list(sheet.columns)[6:] == ["count_full_seed1", "count_small_seed1", "count_opus-mt-en-nl", "keep"]
+    first = sheet.iloc[0]
+    assert (first["candidate"], first["models"], first["count_opus-mt-en-nl"]) == ("vliegtuig", 3, 1)
 
 
 def test_sheet_round_trip_gives_every_span(sheet_path, pairs):

@@ -1,21 +1,26 @@
 import pandas as pd
 import pytest
 
-from natcomp.mt import tables as mt
 from natcomp.errors import InputError
+from natcomp.mt import tables as mt
+from natcomp.mt.scoring import TRAINED_SYSTEM
 from natcomp.tsv import read_tsv, write_tsv
 
 
-def write_scores(root, size, seed, checkpoint, test, data_type, rows):
-    """A score file as the mt_score rule writes it: the model columns first."""
-    path = root / f"{size}.{seed}.{checkpoint}.{test}.{data_type}.tsv"
+def write_scores(root, size, seed, checkpoint, test, data_type, rows, system=TRAINED_SYSTEM):
+    """A score file as the mt_score rule writes it: the model columns first (a pretrained
+    system: size and seed empty, checkpoint final)."""
+    path = root / f"{system}.{size}.{seed}.{checkpoint}.{test}.{data_type}.{len(list(root.iterdir()))}.tsv"
     model = {
+        "system": system,
         "size": size,
         "seed": seed,
         "checkpoint": checkpoint,
         "test": test,
         "data_type": data_type,
-        "decode_signature": f"ckpt:{size}{seed}{checkpoint}|beam:5",
+        "decode_signature": f"ckpt:{size}{seed}{checkpoint}|beam:5"
+        if system == TRAINED_SYSTEM
+        else f"hf:{system}|beam:5",
     }
     write_tsv(path, [{**model, **row} for row in rows])
     return path
@@ -45,6 +50,7 @@ def test_systematicity_table_and_summary(tmp_path):
     ]
     table = mt.systematicity_table(mt.read_scores(paths), ["small", "full"])
     assert list(table.columns) == [
+        "system",
         "size",
         "seed",
         "data_type",
@@ -94,7 +100,9 @@ def test_overgeneralisation_curves_and_peaks(tmp_path):
 def test_score_files_must_name_the_model(tmp_path):
     bad = tmp_path / "scores.tsv"
     bad.write_text("item\tsize\n1\tsmall\n")
-    with pytest.raises(InputError, match="missing column\\(s\\) seed, checkpoint, test, data_type, decode_signature"):
+    with pytest.raises(
+        InputError, match="missing column\\(s\\) system, seed, checkpoint, test, data_type, decode_signature"
+    ):
         mt.read_scores([bad])
 
 
@@ -102,6 +110,7 @@ def systematicity_rows(consistency_by_seed_and_template, size="small", data_type
     """A per-model systematicity table as :func:`systematicity_table` returns it."""
     return [
         {
+            "system": TRAINED_SYSTEM,
             "size": size,
             "seed": seed,
             "data_type": data_type,
@@ -134,6 +143,7 @@ def test_summaries_put_the_sd_over_seeds_next_to_each_size(tmp_path):
 def test_substitutivity_summary_sd_is_over_seed_scores():
     rows = [
         {
+            "system": TRAINED_SYSTEM,
             "size": "small",
             "seed": seed,
             "data_type": "synthetic",
@@ -182,7 +192,16 @@ def test_an_idiom_never_overgeneralised_has_no_peak(tmp_path):
         ]
         paths.append(write_scores(tmp_path, "small", seed, f"epoch{epoch}", "overgeneralisation", "natural", rows))
     peaks = mt.overgeneralisation_peaks(mt.overgeneralisation_table(mt.read_scores(paths), ["small"]), ["small"])
-    assert list(peaks.columns) == ["data_type", "size", "idiom", "peak", "peak_checkpoint", "peak_sd", "note"]
+    assert list(peaks.columns) == [
+        "data_type",
+        "system",
+        "size",
+        "idiom",
+        "peak",
+        "peak_checkpoint",
+        "peak_sd",
+        "note",
+    ]
     by_heart, in_tandem = peaks.iloc[0], peaks.iloc[1]
     assert (by_heart["peak"], by_heart["peak_checkpoint"], by_heart["note"]) == (0.75, 2, "")
     assert by_heart["peak_sd"] == pytest.approx(pd.Series([1.0, 0.5]).std())
@@ -192,3 +211,214 @@ def test_an_idiom_never_overgeneralised_has_no_peak(tmp_path):
     written = read_tsv(tmp_path / "peaks.tsv")
     assert written["peak_checkpoint"].tolist() == ["2", ""], "an epoch, not 2.0; no epoch for no peak"
     assert written["note"].tolist() == ["", "never overgeneralised"]
+
+
+# --------------------------------------------------------------------------------------
+# pretrained systems: one released model each, beside the trained models
+
+#: config order of the pretrained systems, deliberately not alphabetical
+SYSTEMS = ["tiny-marian", "opus-mt-en-nl"]
+
+
+def write_pretrained_scores(root, system, test, data_type, rows):
+    return write_scores(root, "", "", "final", test, data_type, rows, system=system)
+
+
+def mixed_systematicity_scores(tmp_path):
+    return [
+        write_pretrained_scores(tmp_path, "opus-mt-en-nl", "np_vp", "synthetic", np_vp_rows([1, 1, 1, 0])),
+        write_scores(tmp_path, "full", 1, "best", "np_vp", "synthetic", np_vp_rows([1, 1, 0, 0])),
+        write_pretrained_scores(tmp_path, "tiny-marian", "np_vp", "synthetic", np_vp_rows([0, 0, 0, 1])),
+        write_pretrained_scores(tmp_path, "tiny-marian", "np_vp", "synthetic", np_vp_rows([1, 1], template=2)),
+        write_scores(tmp_path, "small", 2, "best", "np_vp", "synthetic", np_vp_rows([1, 1, 1, 1])),
+        write_scores(tmp_path, "small", 1, "best", "np_vp", "synthetic", np_vp_rows([1, 0, 0, 1])),
+    ]
+
+
+def test_pretrained_systems_follow_the_trained_models_with_empty_size_and_seed(tmp_path):
+    scores = mt.read_scores(mixed_systematicity_scores(tmp_path))
+    assert str(scores["seed"].dtype) == "Int64" and scores["seed"].isna().sum() == 10
+    table = mt.systematicity_table(scores, ["small", "full"], systems=SYSTEMS)
+    assert list(table.columns[:3]) == ["system", "size", "seed"]
+    models = list(zip(table["system"], table["size"], table["seed"].astype(object).where(table["seed"].notna(), "")))
+    assert models == [
+        ("trained", "small", 1),
+        ("trained", "small", 2),
+        ("trained", "full", 1),
+        ("tiny-marian", "", ""),
+        ("tiny-marian", "", ""),
+        ("opus-mt-en-nl", "", ""),
+    ], "trained sizes in config order and seeds, then the systems in config order"
+    tiny = table[table["system"] == "tiny-marian"]
+    assert tiny["template"].tolist() == [1, 2]
+    assert tiny["consistency"].tolist() == [0.25, 1.0]
+    assert set(tiny["decode_signature"]) == {"hf:tiny-marian|beam:5"}, "the system's own signature"
+    mt.write_table(table, tmp_path / "systematicity.tsv")
+    lines = (tmp_path / "systematicity.tsv").read_text().splitlines()
+    assert lines[0].startswith("system\tsize\tseed\tdata_type\t")
+    assert lines[4].startswith("tiny-marian\t\t\tsynthetic\tnp_prime\t1\t0.2500\t4\t")
+    back = mt.read_table(tmp_path / "systematicity.tsv")
+    assert str(back["seed"].dtype) == "Int64" and back["seed"].isna().tolist() == [False] * 3 + [True] * 3
+    assert back["size"].tolist() == ["small", "small", "full", "", "", ""]
+    pd.testing.assert_frame_equal(
+        back.drop(columns="consistency"), table.drop(columns="consistency"), check_dtype=False
+    )
+
+
+def test_systems_not_in_the_configuration_sort_after_those_that_are(tmp_path):
+    table = mt.systematicity_table(mt.read_scores(mixed_systematicity_scores(tmp_path)), ["small", "full"])
+    assert list(pd.unique(table["system"])) == ["trained", "opus-mt-en-nl", "tiny-marian"], "then by name"
+
+
+def test_summaries_give_each_pretrained_system_a_column_without_sd(tmp_path):
+    table = mt.systematicity_table(
+        mt.read_scores(mixed_systematicity_scores(tmp_path)), ["small", "full"], systems=SYSTEMS
+    )
+    summary = mt.systematicity_summary(table, ["small", "full"], systems=SYSTEMS)
+    assert list(summary.columns) == [
+        "data_type",
+        "condition",
+        "small",
+        "small_sd",
+        "full",
+        "full_sd",
+        "tiny-marian",
+        "tiny-marian_sd",
+        "opus-mt-en-nl",
+        "opus-mt-en-nl_sd",
+    ]
+    row = summary.iloc[0]
+    assert row["small"] == pytest.approx(0.75), "the trained columns are unchanged by the systems"
+    assert row["tiny-marian"] == pytest.approx((0.25 + 1.0) / 2), "a system's template mean"
+    assert row["opus-mt-en-nl"] == pytest.approx(0.75)
+    assert pd.isna(row["tiny-marian_sd"]) and pd.isna(row["opus-mt-en-nl_sd"]), "one model: no seeds, no sd"
+    mt.write_table(summary, tmp_path / "summary.tsv")
+    written = read_tsv(tmp_path / "summary.tsv").iloc[0]
+    assert (written["tiny-marian"], written["tiny-marian_sd"]) == ("0.6250", "")
+
+
+def test_substitutivity_summary_of_a_pretrained_system():
+    rows = [
+        {
+            "system": system,
+            "size": size,
+            "seed": pd.NA if system != TRAINED_SYSTEM else seed,
+            "data_type": "natural",
+            "pair": pair,
+            "template": 0,
+            "consistency": value,
+            "synonym_consistency": 1.0,
+            "n": 5,
+        }
+        for system, size, seed, pair, value in [
+            (TRAINED_SYSTEM, "small", 1, "a/b", 0.0),
+            (TRAINED_SYSTEM, "small", 2, "a/b", 1.0),
+            ("tiny-marian", "", None, "a/b", 0.2),
+            ("tiny-marian", "", None, "c/d", 0.6),
+        ]
+    ]
+    table = pd.DataFrame(rows).astype({"seed": "Int64"})
+    summary = mt.substitutivity_summary(table, ["small"], systems=SYSTEMS)
+    assert list(summary.columns) == ["data_type", "metric", "small", "small_sd", "tiny-marian", "tiny-marian_sd"]
+    consistency = summary[summary["metric"] == "consistency"].iloc[0]
+    assert consistency["tiny-marian"] == pytest.approx(0.4)
+    assert pd.isna(consistency["tiny-marian_sd"])
+    assert consistency["small_sd"] == pytest.approx(pd.Series([0.0, 1.0]).std())
+
+
+def test_a_system_named_like_a_corpus_size_is_refused():
+    table = pd.DataFrame(
+        [
+            {"system": TRAINED_SYSTEM, "size": "small", "seed": 1},
+            {"system": "small", "size": "", "seed": pd.NA},
+        ]
+    )
+    with pytest.raises(ValueError, match="system\\(s\\) small have the name of a corpus size"):
+        mt.model_groups(table, ["small"])
+
+
+def overgeneralisation_rows(labels_by_idiom):
+    return [
+        {
+            "item": f"{idiom}{i}",
+            "template": 1,
+            "idiom": idiom,
+            "source": "s",
+            "reference": "",
+            "translation": "t",
+            "overgeneralised": v,
+        }
+        for idiom, labels in labels_by_idiom.items()
+        for i, v in enumerate(labels)
+    ]
+
+
+def test_a_pretrained_system_is_one_point_in_the_overgeneralisation_tables(tmp_path):
+    paths = [
+        write_scores(
+            tmp_path,
+            "small",
+            1,
+            f"epoch{epoch}",
+            "overgeneralisation",
+            "natural",
+            overgeneralisation_rows({"by heart": labels, "in tandem": [0, 0]}),
+        )
+        for epoch, labels in [(1, [0, 0]), (2, [1, 1]), (3, [1, 0])]
+    ]
+    paths.append(
+        write_pretrained_scores(
+            tmp_path,
+            "tiny-marian",
+            "overgeneralisation",
+            "natural",
+            overgeneralisation_rows({"by heart": [1, 0, 0, 0], "in tandem": [0, 0]}),
+        )
+    )
+    table = mt.overgeneralisation_table(mt.read_scores(paths), ["small"], systems=SYSTEMS)
+    tiny = table[table["system"] == "tiny-marian"]
+    assert tiny["checkpoint"].isna().all(), "no epochs: the released final model"
+    assert tiny["overgeneralisation"].tolist() == [0.25, 0.0]
+    assert table[table["system"] == TRAINED_SYSTEM]["checkpoint"].tolist() == [1, 2, 3, 1, 2, 3]
+    mt.write_table(table, tmp_path / "overgeneralisation.tsv")
+    written = read_tsv(tmp_path / "overgeneralisation.tsv")
+    assert written["checkpoint"].tolist()[-2:] == ["", ""]
+    back = mt.read_table(tmp_path / "overgeneralisation.tsv")
+    assert str(back["checkpoint"].dtype) == "Int64" and back["checkpoint"].isna().sum() == 2
+
+    peaks = mt.overgeneralisation_peaks(back, ["small"], systems=SYSTEMS)
+    assert peaks["system"].tolist() == [TRAINED_SYSTEM, TRAINED_SYSTEM, "tiny-marian", "tiny-marian"]
+    point = peaks.iloc[2]
+    assert (point["size"], point["idiom"], point["peak"]) == ("", "by heart", 0.25)
+    assert pd.isna(point["peak_checkpoint"]) and pd.isna(point["peak_sd"])
+    assert point["note"] == mt.FINAL_MODEL_ONLY
+    trained = peaks.iloc[0]
+    assert (trained["peak"], trained["peak_checkpoint"], trained["note"]) == (1.0, 2, "")
+    assert peaks.iloc[1]["note"] == mt.NEVER_OVERGENERALISED
+    mt.write_table(peaks, tmp_path / "peaks.tsv")
+    lines = (tmp_path / "peaks.tsv").read_text().splitlines()
+    assert lines[3] == "natural\ttiny-marian\t\tby heart\t0.2500\t\t\tfinal model only: no training curve"
+
+
+def test_a_pretrained_system_alone_has_tables(tmp_path):
+    """`natcomp mt evaluate --model` scores one system and no trained models."""
+    paths = [write_pretrained_scores(tmp_path, "opus-mt-en-nl", "np_vp", "synthetic", np_vp_rows([1, 0]))]
+    table = mt.systematicity_table(mt.read_scores(paths), ["small", "full"])
+    summary = mt.systematicity_summary(table, ["small", "full"])
+    assert list(summary.columns) == ["data_type", "condition", "opus-mt-en-nl", "opus-mt-en-nl_sd"]
+    assert summary.iloc[0]["opus-mt-en-nl"] == 0.5
+    rows = overgeneralisation_rows({"by heart": [1, 1]})
+    paths = [write_pretrained_scores(tmp_path, "opus-mt-en-nl", "overgeneralisation", "natural", rows)]
+    peaks = mt.overgeneralisation_peaks(mt.overgeneralisation_table(mt.read_scores(paths), []), [])
+    assert peaks[["system", "peak", "note"]].values.tolist() == [["opus-mt-en-nl", 1.0, mt.FINAL_MODEL_ONLY]]
+
+
+@pytest.mark.parametrize(
+    ("system", "checkpoint", "expected"),
+    [(TRAINED_SYSTEM, "final", "expected an epoch checkpoint"), ("tiny-marian", "epoch3", "expected 'final'")],
+)
+def test_overgeneralisation_checkpoints_must_fit_the_system(tmp_path, system, checkpoint, expected):
+    rows = overgeneralisation_rows({"by heart": [1]})
+    path = write_scores(tmp_path, "small", 1, checkpoint, "overgeneralisation", "natural", rows, system=system)
+    with pytest.raises(ValueError, match=expected):
+        mt.overgeneralisation_table(mt.read_scores([path]), ["small"])

@@ -49,7 +49,15 @@ stop_on_config_error(
 link_shared_resources(Path.cwd(), workflow.basedir)
 
 
+#: checks a real run (not a dry run) makes before its first job, given the jobs it will
+#: run; families add theirs
+START_CHECKS = []
+
+
 onstart:
+    planned = list(workflow.dag.needrun_jobs())
+    for check in START_CHECKS:
+        check(planned)
     claim_run_folder(Path.cwd(), config["run_name"])
 
 

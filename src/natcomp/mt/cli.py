@@ -9,6 +9,9 @@ They are top-level commands (``natcomp score``, not ``natcomp mt score``), added
 ``natcomp sources --test T --items ITEMS.tsv [--output FILE]``
     The unique source sentences of an items file, one per line, in the order
     ``natcomp score --translations-format lines`` expects its translations.
+``natcomp mt evaluate --model NAME_OR_PATH [--name NAME] [--configfile BASE.yaml] [-n]``
+    Run the three tests on one Hugging Face translation model through the workflow, in a
+    run folder of its own (:mod:`natcomp.mt.evaluate`), and write its tables.
 ``natcomp fragments TREEBANK [--output FILE]``
     The recurring Double-DOP fragments of a treebank with their exact counts (see
     :mod:`natcomp.mt.semi_natural.fragments`), built in or with disco-dop, as ``fragment<TAB>count`` lines.
@@ -45,10 +48,13 @@ _QUOTING_HELP = (
 
 
 def add_subcommands(subparsers) -> None:
-    """Register ``score``, ``sources`` and ``fragments`` on the ``natcomp`` sub-command parser."""
+    """Register ``score``, ``sources``, ``fragments`` and the ``mt`` group (``mt evaluate``)
+    on the ``natcomp`` sub-command parser."""
     _add_score(subparsers)
     _add_sources(subparsers)
     _add_fragments(subparsers)
+    group = subparsers.add_parser("mt", help="MT compositionality: run the tests on a translation model")
+    _add_evaluate(group.add_subparsers(dest="mt_command", metavar="COMMAND", required=True))
 
 
 def _add_items_arguments(parser: argparse.ArgumentParser) -> None:
@@ -348,3 +354,81 @@ def _cmd_fragments(args: argparse.Namespace) -> int:
         file=sys.stderr,
     )
     return 0
+
+
+# --------------------------------------------------------------------------------------
+# natcomp mt evaluate
+
+
+def _add_evaluate(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "evaluate",
+        help="run the MT tests on one Hugging Face translation model",
+        description=(
+            "Run systematicity, substitutivity, overgeneralisation and BLEU on one translation model (a Hugging "
+            "Face Hub id or a save_pretrained folder) through the workflow: the base config's test settings, no "
+            "trained models, in a run folder of its own; on the GPU where there is one. Arguments after '--' "
+            "go to snakemake (e.g. -- --profile slurm)."
+        ),
+    )
+    parser.add_argument("--model", required=True, metavar="NAME_OR_PATH", help="Hub id or local model folder")
+    parser.add_argument("--name", help="the system's name in the tables (default: the model's last path part)")
+    parser.add_argument(
+        "--configfile",
+        type=Path,
+        metavar="BASE.yaml",
+        help="config whose test settings are used (default: the demo's config/config.yaml; the paper's: "
+        "config/paper.yaml)",
+    )
+    parser.add_argument("--directory", type=Path, help="run folder (default: runs/<name>)")
+    parser.add_argument("--family", choices=("auto", "marian", "m2m100", "nllb"), default="auto")
+    parser.add_argument("--source-code", help="source language code as the model names it (NLLB-200: eng_Latn)")
+    parser.add_argument("--target-code", help="target language code as the model names it (NLLB-200: nld_Latn)")
+    parser.add_argument("--beam", type=int, default=5)
+    parser.add_argument("--batch-size", type=int, default=64, help="sentences per decoding batch")
+    parser.add_argument("--precision", choices=("fp32", "fp16"), default="fp32")
+    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
+    parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--dry-run", "-n", action="store_true", help="show the jobs, run nothing")
+    parser.add_argument("snakemake_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    parser.set_defaults(func=_cmd_evaluate)
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    import yaml
+
+    from natcomp.mt import evaluate
+
+    root = evaluate.workflow_root()
+    base_path = args.configfile or root / "config" / "config.yaml"
+    try:
+        base = yaml.safe_load(Path(base_path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise InputError(base_path, f"cannot read the base config: {error.strerror}") from None
+    name = args.name or evaluate.system_name(args.model)
+    model = args.model
+    if Path(model).expanduser().is_dir():
+        model = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
+    system = {
+        "model": model,
+        "family": args.family,
+        "source_code": args.source_code,
+        "target_code": args.target_code,
+        "beam": args.beam,
+        "batch_size": args.batch_size,
+        "precision": args.precision,
+        "device": args.device,
+    }
+    config = evaluate.evaluation_config(base, name, system)
+    directory = args.directory or Path("runs") / name
+    directory.mkdir(parents=True, exist_ok=True)
+    configfile = evaluate.write_config(config, directory / "natcomp_evaluate.yaml")
+    extra = [a for a in args.snakemake_args if a != "--"]
+    command = evaluate.snakemake_command(
+        root / "Snakefile", directory, configfile.resolve(), args.cores, args.dry_run, extra
+    )
+    print(f"{PROG} mt evaluate: system {name!r} ({args.model}) in {directory}", file=sys.stderr)
+    status = evaluate.run(command)
+    if status == 0 and not args.dry_run:
+        print(f"{PROG} mt evaluate: tables in {directory / 'results' / 'tables' / 'mt'}", file=sys.stderr)
+    return status

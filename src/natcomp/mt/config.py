@@ -10,7 +10,7 @@ from __future__ import annotations
 import hashlib
 import json
 import logging
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 from natcomp.errors import ConfigError
@@ -55,12 +55,14 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
         if template.count("{term}") != 1:
             raise ConfigError("mt.synonyms.probe_templates", f"{template!r} must contain {{term}} exactly once")
 
+    check_systems(mt)
     options = mt["train"]["fairseq"]
-    from natcomp.mt.nmt import WORKFLOW_FAIRSEQ_OPTIONS
+    from natcomp.mt.nmt import WORKFLOW_FAIRSEQ_OPTION_HINTS
 
-    for name in WORKFLOW_FAIRSEQ_OPTIONS:
+    for name, hint in WORKFLOW_FAIRSEQ_OPTION_HINTS.items():
         if name in options:
-            raise ConfigError(f"mt.train.fairseq.{name}", "is set by the workflow for each model; remove it here")
+            raise ConfigError(f"mt.train.fairseq.{name}", hint)
+    _check_precision_and_batch(mt)
     per_size = mt["train"].get("max_epoch", {})
     if per_size and options.get("max-epoch"):
         raise ConfigError("mt.train.max_epoch", "set the last epoch here per size or in fairseq.max-epoch, not both")
@@ -77,6 +79,23 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
                 f"(mt.train.epoch_checkpoints.{size} ends at {max(epochs[size])}); that checkpoint could never exist",
             )
     _check_fairseq_options_cached(options, cache_dir)
+
+
+def _check_precision_and_batch(mt: Mapping) -> None:
+    """bf16 training is refused (fairseq 0.12 turns ``--bf16`` into TPU mode), and a
+    fixed micro-batch above the tokens per update would only pad."""
+    train = mt["train"]
+    if train.get("precision", "fp32") == "bf16":
+        raise ConfigError(
+            "mt.train.precision",
+            "bf16 is not supported: fairseq 0.12 turns --bf16 into TPU mode; use fp16 (GPU) or fp32",
+        )
+    max_tokens, tokens_per_update = train.get("max_tokens", "auto"), train.get("tokens_per_update", 28672)
+    if max_tokens != "auto" and max_tokens > tokens_per_update:
+        raise ConfigError(
+            "mt.train.max_tokens",
+            f"{max_tokens} tokens per micro-batch is above mt.train.tokens_per_update ({tokens_per_update})",
+        )
 
 
 def size_fairseq_options(mt: Mapping, size: str) -> dict:
@@ -130,3 +149,57 @@ def _installed_version(*distributions: str) -> str | None:
         except PackageNotFoundError:
             continue
     return None
+
+
+def check_systems(mt: Mapping) -> None:
+    """The pretrained systems (``mt.systems``): names that cannot be mistaken for the
+    trained models in tables, language codes their family can use, beams wide enough for
+    the synonym probes, and at least one system to test. Whether each model can be
+    loaded is checked when a run starts (:func:`check_system_models`), not in a dry run."""
+    from natcomp.mt.scoring import TRAINED_SYSTEM
+
+    systems = mt.get("systems") or {}
+    if not mt["train"].get("enabled", True) and not systems:
+        raise ConfigError("mt.systems", "mt.train.enabled is false and no pretrained system is listed: nothing to test")
+    taken = {size: "a corpus size (mt.sizes)" for size in mt["sizes"]}
+    taken[TRAINED_SYSTEM] = "the workflow's trained models"
+    synonyms = mt.get("synonyms", {})
+    for name, system in systems.items():
+        key = f"mt.systems.{name}"
+        if name in taken:
+            raise ConfigError(key, f"the name {name!r} is {taken[name]}; tables would mix them up: rename the system")
+        if synonyms.get("candidates") == "probes" and synonyms.get("nbest", 5) > system.get("beam", 5):
+            raise ConfigError(
+                f"{key}.beam",
+                f"{system.get('beam', 5)} is below mt.synonyms.nbest ({synonyms.get('nbest', 5)}): the synonym probes "
+                "keep that many hypotheses of the beam",
+            )
+        family = system.get("family", "auto")
+        if family != "auto":
+            from natcomp.mt.hf_translation import language_codes
+
+            try:
+                language_codes(
+                    family, mt["source_lang"], mt["target_lang"], system.get("source_code"), system.get("target_code")
+                )
+            except ConfigError as error:
+                raise ConfigError(key, error.message) from None
+
+
+def workflow_built(model: str) -> bool:
+    """Whether a system's model is a folder the workflow writes (then it is a job's input)."""
+    return model.startswith("results/")
+
+
+def check_system_models(mt: Mapping, names: Iterable[str] | None = None) -> None:
+    """Raise :class:`ConfigError` when the model of a pretrained system (of ``names``, else
+    every one) cannot be loaded here: not a model folder, not in the local Hugging Face
+    cache (with the offline hint), or not on the Hub. Folders the workflow writes
+    (``results/...``) are made by their jobs."""
+    from natcomp.mt.hf_translation import check_hf_system
+
+    systems = mt.get("systems") or {}
+    for name in systems if names is None else sorted(names):
+        system = systems[name]
+        if not workflow_built(system["model"]):
+            check_hf_system(system["model"], f"mt.systems.{name}.model")

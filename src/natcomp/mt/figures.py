@@ -2,6 +2,12 @@
 
 Every figure has a title and axis labels that name the metric and what it is a share of;
 each function saves the figure (PNG, atomically) and returns it, closed, for inspection.
+
+Colours are model groups (:func:`natcomp.mt.tables.model_group`): the corpus sizes of the
+trained models in config order, then the pretrained systems by name in config order. With
+trained models only, the legend is titled "corpus size" as in the paper; with pretrained
+systems it is titled "model". A pretrained system has no training curve: in the
+overgeneralisation figure it is a point at the x position "final", right of the epochs.
 """
 
 from __future__ import annotations
@@ -19,6 +25,8 @@ from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 from natcomp.files import atomic_path  # noqa: E402
 from natcomp.mt.registry import CONDITION_NAMES, DATA_TYPES  # noqa: E402
+from natcomp.mt.scoring import TRAINED_SYSTEM  # noqa: E402
+from natcomp.mt.tables import model_group, model_groups  # noqa: E402
 
 #: the y-axis label of each systematicity condition: what "consistent" means there
 SYSTEMATICITY_LABELS = {
@@ -32,6 +40,11 @@ SYNONYM_CONSISTENCY_LABEL = "synonym consistency (share of pairs\ntranslating th
 OVERGENERALISATION_LABEL = "overgeneralisation (share of translations\nwith a literal translation of the idiom)"
 #: written in the VP -> VP' panel when the other conditions have semi-natural items
 NO_SEMI_NATURAL_VP = "no semi-natural items:\nlike the paper, VP -> VP' is tested\non synthetic data only"
+#: the legend title with trained models only (colours are corpus sizes), and with pretrained systems
+SIZE_LEGEND = "corpus size"
+MODEL_LEGEND = "model"
+#: the x tick of the pretrained systems' point in the overgeneralisation figure
+FINAL_TICK = "final"
 
 
 def _save(figure: plt.Figure, path: str | Path) -> plt.Figure:
@@ -46,14 +59,28 @@ def _data_types(table: pd.DataFrame) -> list[str]:
     return [d for d in DATA_TYPES if d in present]
 
 
-def _strip_and_mean(ax, data: pd.DataFrame, y: str, sizes: Sequence[str], order: list[str]) -> None:
-    """Points per unit (template or pair) and a diamond for their mean, per data type and size."""
+def _with_models(table: pd.DataFrame, sizes: Sequence[str], systems: Sequence[str]) -> tuple[pd.DataFrame, list[str]]:
+    """The table with a ``model`` column (corpus size or pretrained system) and the model
+    groups in display order."""
+    return table.assign(model=model_group(table)), model_groups(table, sizes, systems)
+
+
+def _legend_title(table: pd.DataFrame) -> str:
+    return SIZE_LEGEND if (table["system"] == TRAINED_SYSTEM).all() else MODEL_LEGEND
+
+
+def _strip_and_mean(ax, data: pd.DataFrame, y: str, models: Sequence[str], order: list[str]) -> None:
+    """Points per unit (template or pair) and a diamond for their mean, per data type and
+    model group."""
+    # The diamonds sit at the centres of the strips: stripplot gives each of n hue levels
+    # 0.8 / n of a category's width.
+    dodge = 0.8 * (len(models) - 1) / len(models) if len(models) > 1 else False
     sns.stripplot(
         data=data,
         x="data_type",
         y=y,
-        hue="size",
-        hue_order=sizes,
+        hue="model",
+        hue_order=models,
         order=order,
         dodge=True,
         alpha=0.5,
@@ -65,10 +92,10 @@ def _strip_and_mean(ax, data: pd.DataFrame, y: str, sizes: Sequence[str], order:
         data=data,
         x="data_type",
         y=y,
-        hue="size",
-        hue_order=sizes,
+        hue="model",
+        hue_order=models,
         order=order,
-        dodge=0.53,
+        dodge=dodge,
         linestyle="none",
         markers="D",
         errorbar=None,
@@ -79,18 +106,24 @@ def _strip_and_mean(ax, data: pd.DataFrame, y: str, sizes: Sequence[str], order:
     ax.set_xlabel("evaluation data type")
 
 
-def _one_legend(axes) -> None:
-    """The size legend on the last panel only."""
+def _one_legend(axes, title: str) -> None:
+    """The model legend on the last panel only."""
     for ax in axes[:-1]:
         if ax.get_legend() is not None:
             ax.get_legend().remove()
     if axes[-1].get_legend() is not None:
-        axes[-1].get_legend().set_title("corpus size")
+        axes[-1].get_legend().set_title(title)
+        # Right of the last panel, where it hides no points.
+        sns.move_legend(axes[-1], "upper left", bbox_to_anchor=(1.02, 1))
 
 
-def systematicity_figure(table: pd.DataFrame, sizes: Sequence[str], path: str | Path) -> plt.Figure:
-    """Figure 1: consistency per condition, data type and size; points are templates."""
-    per_template = table.groupby(["condition", "data_type", "template", "size"], as_index=False)["consistency"].mean()
+def systematicity_figure(
+    table: pd.DataFrame, sizes: Sequence[str], path: str | Path, *, systems: Sequence[str] = ()
+) -> plt.Figure:
+    """Figure 1: consistency per condition, data type and model group (corpus size or
+    pretrained system); points are templates."""
+    table, models = _with_models(table, sizes, systems)
+    per_template = table.groupby(["condition", "data_type", "template", "model"], as_index=False)["consistency"].mean()
     conditions = [c for c in CONDITION_NAMES if c in set(per_template["condition"])]
     figure, axes = plt.subplots(
         1, len(conditions), figsize=(4 * len(conditions), 4.2), squeeze=False, layout="constrained"
@@ -98,7 +131,7 @@ def systematicity_figure(table: pd.DataFrame, sizes: Sequence[str], path: str | 
     previous_label = None
     for ax, condition in zip(axes[0], conditions):
         data = per_template[per_template["condition"] == condition]
-        _strip_and_mean(ax, data, "consistency", sizes, _data_types(data))
+        _strip_and_mean(ax, data, "consistency", models, _data_types(data))
         ax.set_title(CONDITION_NAMES[condition])
         # A y label where the meaning of "consistent" changes (NP/VP, then S CONJ S).
         label = SYSTEMATICITY_LABELS.get(condition, "consistency")
@@ -119,35 +152,42 @@ def systematicity_figure(table: pd.DataFrame, sizes: Sequence[str], path: str | 
                 fontsize=8,
                 style="italic",
             )
-    _one_legend(axes[0])
+    legend = _legend_title(table)
+    _one_legend(axes[0], legend)
     figure.suptitle(
-        "Systematicity: consistency per condition, data type and corpus size\n"
+        f"Systematicity: consistency per condition, data type and {legend}\n"
         "(best checkpoint; small points are templates, diamonds their mean)"
     )
     return _save(figure, path)
 
 
-def substitutivity_figure(table: pd.DataFrame, sizes: Sequence[str], path: str | Path) -> plt.Figure:
-    """Figure 3a: consistency and synonym consistency per data type and size; points are pairs."""
-    per_pair = table.groupby(["data_type", "pair", "size"], as_index=False)[
+def substitutivity_figure(
+    table: pd.DataFrame, sizes: Sequence[str], path: str | Path, *, systems: Sequence[str] = ()
+) -> plt.Figure:
+    """Figure 3a: consistency and synonym consistency per data type and model group;
+    points are pairs."""
+    table, models = _with_models(table, sizes, systems)
+    per_pair = table.groupby(["data_type", "pair", "model"], as_index=False)[
         ["consistency", "synonym_consistency"]
     ].mean()
     figure, axes = plt.subplots(1, 2, figsize=(9, 4.2), layout="constrained")
     labels = {"consistency": CONSISTENCY_LABEL, "synonym_consistency": SYNONYM_CONSISTENCY_LABEL}
     for ax, metric in zip(axes, labels):
-        _strip_and_mean(ax, per_pair, metric, sizes, _data_types(per_pair))
+        _strip_and_mean(ax, per_pair, metric, models, _data_types(per_pair))
         ax.set_title(metric.replace("_", " "))
         ax.set_ylabel(labels[metric])
-    _one_legend(axes)
+    legend = _legend_title(table)
+    _one_legend(axes, legend)
     figure.suptitle(
-        "Substitutivity: consistency per data type and corpus size\n"
+        f"Substitutivity: consistency per data type and {legend}\n"
         "(best checkpoint; small points are synonym pairs, diamonds their mean)"
     )
     return _save(figure, path)
 
 
 def synonym_figure(table: pd.DataFrame, path: str | Path) -> plt.Figure:
-    """Figure 3b: per synonym pair, both consistencies averaged over sizes and data types."""
+    """Figure 3b: per synonym pair, both consistencies averaged over all models (every
+    size and seed, and the pretrained systems) and data types."""
     per_pair = table.groupby("pair")[["consistency", "synonym_consistency"]].mean().reset_index()
     long = per_pair.melt(id_vars="pair", var_name="metric", value_name="score")
     long["metric"] = long["metric"].str.replace("_", " ")
@@ -156,32 +196,106 @@ def synonym_figure(table: pd.DataFrame, path: str | Path) -> plt.Figure:
     ax.set_xlim(-0.02, 1.02)
     ax.set_xlabel("consistency (share of pairs with identical translations:\nfull sentences or the synonym only)")
     ax.set_ylabel("synonym pair (British/American)")
-    ax.set_title("Substitutivity per synonym pair\n(averaged over corpus sizes, data types and seeds)")
+    models = "corpus sizes" if _legend_title(table) == SIZE_LEGEND else "all models (corpus sizes, pretrained systems)"
+    ax.set_title(f"Substitutivity per synonym pair\n(averaged over {models}, data types and seeds)")
     return _save(figure, path)
 
 
-def overgeneralisation_figure(table: pd.DataFrame, sizes: Sequence[str], path: str | Path) -> plt.Figure:
-    """Figure 4: overgeneralisation over training, a thin line per idiom and the mean, per size."""
-    curves = table.groupby(["data_type", "size", "idiom", "checkpoint"], as_index=False)["overgeneralisation"].mean()
-    data_types = _data_types(curves)
-    palette = dict(zip(sizes, sns.color_palette(n_colors=len(sizes))))
+#: the overgeneralisation figure's title, by (trained models present, pretrained systems present)
+_OVERGENERALISATION_TITLES = {
+    (
+        True,
+        False,
+    ): "Overgeneralisation of idioms over training\n(seed means; thin lines are idioms, thick lines their mean)",
+    (True, True): "Overgeneralisation of idioms over training, and by pretrained systems\n(seed means; thin lines are "
+    "idioms, thick lines their mean; at final, a pretrained system's idioms and their mean (diamond))",
+    (False, True): "Overgeneralisation of idioms by pretrained systems\n(released models; small points are idioms, "
+    "diamonds their mean)",
+}
+_OVERGENERALISATION_TITLES[False, False] = _OVERGENERALISATION_TITLES[True, False]
+
+
+def _overgeneralisation_xlabel(trained: bool, pretrained: bool) -> str:
+    if trained and pretrained:
+        return "training epoch (checkpoint);\nfinal: pretrained systems' released models"
+    return "training epoch (checkpoint)" if trained else "pretrained systems (released models)"
+
+
+def _final_position(epochs: Sequence[int]) -> float:
+    """The x position of the pretrained systems' point: a gap right of the last epoch."""
+    if not len(epochs):
+        return 0.0
+    return max(epochs) + max(1.5, 0.15 * (max(epochs) - min(epochs)))
+
+
+def _epoch_ticks(epochs: Sequence[int]) -> list[int]:
+    """Integer ticks over the epochs, as an automatic integer locator would place them."""
+    if not len(epochs):
+        return []
+    first, last = min(epochs), max(epochs)
+    return [int(t) for t in MaxNLocator(integer=True).tick_values(first, last) if first <= t <= last]
+
+
+def overgeneralisation_figure(
+    table: pd.DataFrame, sizes: Sequence[str], path: str | Path, *, systems: Sequence[str] = ()
+) -> plt.Figure:
+    """Figure 4: overgeneralisation over training, a thin line per idiom and the mean, per
+    corpus size. A pretrained system has no training curve: its idioms are small points
+    and their mean a large marker at the x position "final", right of the epochs."""
+    models = model_groups(table, sizes, systems)
+    trained = table[table["system"] == TRAINED_SYSTEM].astype({"checkpoint": "int64"})
+    curves = trained.groupby(["data_type", "size", "idiom", "checkpoint"], as_index=False)["overgeneralisation"].mean()
+    points = (
+        table[table["system"] != TRAINED_SYSTEM]
+        .groupby(["data_type", "system", "idiom"], as_index=False, sort=False)["overgeneralisation"]
+        .mean()
+    )
+    trained_sizes = [model for model in models if model in set(curves["size"])]
+    pretrained = [model for model in models if model in set(points["system"])]
+    epochs = sorted(set(curves["checkpoint"]))
+    final = _final_position(epochs)
+    data_types = _data_types(table)
+    palette = dict(zip(models, sns.color_palette(n_colors=len(models))))
     figure, axes = plt.subplots(
         1, len(data_types), figsize=(4 * len(data_types), 4.2), squeeze=False, sharey=True, layout="constrained"
     )
     for ax, data_type in zip(axes[0], data_types):
-        for size in sizes:
+        for size in trained_sizes:
             subset = curves[(curves["data_type"] == data_type) & (curves["size"] == size)]
             for _, idiom in subset.groupby("idiom"):
                 ax.plot(idiom["checkpoint"], idiom["overgeneralisation"], color=palette[size], alpha=0.15, lw=0.8)
             mean = subset.groupby("checkpoint")["overgeneralisation"].mean()
             ax.plot(mean.index, mean.values, color=palette[size], lw=2.5, label=size)
+        # Several pretrained systems stand side by side around the "final" position.
+        for index, system in enumerate(pretrained):
+            subset = points[(points["data_type"] == data_type) & (points["system"] == system)]
+            x = final + 0.4 * (index - (len(pretrained) - 1) / 2)
+            ax.scatter([x] * len(subset), subset["overgeneralisation"], color=palette[system], alpha=0.3, s=12)
+            ax.scatter(
+                [x],
+                [subset["overgeneralisation"].mean()],
+                color=palette[system],
+                marker="D",
+                s=60,
+                edgecolor="black",
+                linewidth=0.6,
+                label=system,
+                zorder=3,
+            )
+        if pretrained:
+            # Fixed ticks: integer epochs, then "final" past a dotted separator.
+            ticks = _epoch_ticks(epochs)
+            if epochs:
+                ax.axvline((epochs[-1] + final) / 2, color="grey", lw=0.8, ls=":")
+            ax.set_xticks([*ticks, final], [*map(str, ticks), FINAL_TICK])
+            half_width = 0.2 * len(pretrained) + 0.3
+            ax.set_xlim(epochs[0] - 0.5 if epochs else final - half_width, final + half_width)
+        else:
+            ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_title(DATA_TYPES[data_type])
-        ax.set_xlabel("training epoch (checkpoint)")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        ax.set_xlabel(_overgeneralisation_xlabel(bool(epochs), bool(pretrained)))
         ax.set_ylim(-0.02, 1.02)
     axes[0][0].set_ylabel(OVERGENERALISATION_LABEL)
-    axes[0][-1].legend(title="corpus size")
-    figure.suptitle(
-        "Overgeneralisation of idioms over training\n(seed means; thin lines are idioms, thick lines their mean)"
-    )
+    axes[0][-1].legend(title=_legend_title(table), loc="upper left", bbox_to_anchor=(1.02, 1))
+    figure.suptitle(_OVERGENERALISATION_TITLES[bool(epochs), bool(pretrained)])
     return _save(figure, path)

@@ -14,6 +14,12 @@ show several changes). The categories:
 
 ``formatting`` is pre-filled where the two translations differ in punctuation only, and
 the column ``prefilled`` says so; everything else is left to annotators.
+
+A *model* here is a corpus size of the trained system (pairs drawn from all its seeds) or
+a pretrained system (one model; its ``size`` and ``seed`` are empty): the sheet's
+``system`` and ``size`` columns say which, and the summary counts per family, system and
+size. Sheets written before pretrained systems existed have no ``system`` column; their
+pairs are the trained models'.
 """
 
 from __future__ import annotations
@@ -24,8 +30,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from natcomp.mt.consistency import tokens
 from natcomp.errors import InputError
+from natcomp.mt.consistency import tokens
+from natcomp.mt.scoring import TRAINED_SYSTEM
+from natcomp.mt.tables import order_rows
 from natcomp.tsv import read_tsv, write_tsv
 
 GENERAL_CATEGORIES = ["rephrasing", "ambiguity", "error", "formatting"]
@@ -35,7 +43,7 @@ SYNONYM_CATEGORIES = [
     "synonym_both_correct_different",
     "synonym_one_untranslated",
 ]
-SHEET_KEYS = ["test", "size", "seed", "data_type", "condition", "template", "item"]
+SHEET_KEYS = ["test", "system", "size", "seed", "data_type", "condition", "template", "item"]
 
 
 def _words(translation: str) -> list[str]:
@@ -46,19 +54,32 @@ def differs_in_punctuation_only(a: str, b: str) -> bool:
     return a != b and _words(a) == _words(b)
 
 
-def sample_sheet(scores: pd.DataFrame, family: str, pairs_per_model: int, seed: int) -> pd.DataFrame:
-    """Sample inconsistent pairs per model size, data type (and condition) into a sheet.
+def sample_sheet(
+    scores: pd.DataFrame,
+    family: str,
+    pairs_per_model: int,
+    seed: int,
+    *,
+    sizes: Sequence[str] = (),
+    systems: Sequence[str] = (),
+) -> pd.DataFrame:
+    """Sample inconsistent pairs per model (a corpus size of the trained system, or a
+    pretrained system), data type (and condition) into a sheet.
 
     Like the paper (appendix F.1), pairs are drawn at random from all seeds and templates.
+    The sheet lists the trained models first (``sizes`` in config order), then the
+    pretrained ``systems`` in config order, data types and conditions in the paper's order.
     """
     inconsistent = scores[pd.to_numeric(scores["consistent"], errors="coerce") == 0].copy()
     if "condition" not in inconsistent.columns:
         inconsistent["condition"] = "pair " + inconsistent["pair"].astype(str)
-    group_keys = ["size", "data_type"] + (["condition"] if family == "systematicity" else [])
+    group_keys = ["system", "size", "data_type"] + (["condition"] if family == "systematicity" else [])
     groups = inconsistent.groupby(group_keys, sort=True)
+    # Each group is sampled with the same seed, so its sample does not depend on the others.
     samples = [group.sample(n=min(pairs_per_model, len(group)), random_state=seed) for _, group in groups]
     # A model without inconsistent pairs leaves an empty sheet (its header only).
     sampled = pd.concat(samples, ignore_index=True) if samples else inconsistent
+    sampled = order_rows(sampled, group_keys, sizes, systems)
     sheet = sampled[[*SHEET_KEYS, "source_a", "source_b", "translation_a", "translation_b"]].copy()
     categories = GENERAL_CATEGORIES + (SYNONYM_CATEGORIES if family == "substitutivity" else [])
     for category in categories:
@@ -71,7 +92,17 @@ def sample_sheet(scores: pd.DataFrame, family: str, pairs_per_model: int, seed: 
     return sheet
 
 
-SUMMARY_COLUMNS = ["family", "size", "category", "count", "share", "pairs", "marked_pairs", "share_of_marks"]
+SUMMARY_COLUMNS = [
+    "family",
+    "system",
+    "size",
+    "category",
+    "count",
+    "share",
+    "pairs",
+    "marked_pairs",
+    "share_of_marks",
+]
 
 #: cell values that mark a category (case-insensitive) and values that leave it unmarked
 MARKS = {"1", "x", "yes"}
@@ -96,7 +127,8 @@ def _marks(sheet: pd.DataFrame, categories: Sequence[str], path: str | Path) -> 
 
 
 def summarise_sheets(paths: Sequence[str | Path]) -> pd.DataFrame:
-    """Frequency of each category per family and size, as in the paper's Figure 5.
+    """Frequency of each category per family and model (system and size), as in the
+    paper's Figure 5. A sheet without a ``system`` column is the trained models'.
 
     Only the categories a family's sheets have are listed (the synonym categories only for
     substitutivity). ``pairs`` is the number of pairs in the sheet (every sampled pair is
@@ -104,24 +136,29 @@ def summarise_sheets(paths: Sequence[str | Path]) -> pd.DataFrame:
     showing the change; ``marked_pairs`` counts pairs with at least one mark, and
     ``share_of_marks`` = ``count`` / all marks of that family and size (a pair may carry
     several), the relative frequency the paper's Figure 5 plots (empty when nothing is
-    marked).
+    marked), both per family and model.
     """
     if not paths:
         raise InputError("manual analysis", "no annotation sheets given")
     rows = []
     for path in paths:
         sheet = read_tsv(path, ("family", "size"))
+        if "system" not in sheet.columns:
+            sheet.insert(1, "system", TRAINED_SYSTEM)
         categories = [c for c in GENERAL_CATEGORIES + SYNONYM_CATEGORIES if c in sheet.columns]
         if not categories:
             raise InputError(path, f"no category column; expected some of {', '.join(GENERAL_CATEGORIES)}", 1)
         marks = _marks(sheet, categories, path)
-        for (family, size), group in marks.groupby([sheet["family"], sheet["size"]], sort=False):
+        for (family, system, size), group in marks.groupby(
+            [sheet["family"], sheet["system"], sheet["size"]], sort=False
+        ):
             total = int(group.to_numpy().sum())
             for category in categories:
                 count = int(group[category].sum())
                 rows.append(
                     {
                         "family": family,
+                        "system": system,
                         "size": size,
                         "category": category,
                         "count": count,
@@ -132,11 +169,11 @@ def summarise_sheets(paths: Sequence[str | Path]) -> pd.DataFrame:
                     }
                 )
     summary = pd.DataFrame(rows, columns=SUMMARY_COLUMNS)
-    # Sheets of one family and size split over several files are summed.
-    keys = ["family", "size", "category"]
+    # Sheets of one family and model split over several files are summed.
+    keys = ["family", "system", "size", "category"]
     if summary.duplicated(keys).any():
         summed = summary.groupby(keys, sort=False)[["count", "pairs", "marked_pairs"]].sum().reset_index()
-        marks_total = summed.groupby(["family", "size"], sort=False)["count"].transform("sum")
+        marks_total = summed.groupby(["family", "system", "size"], sort=False)["count"].transform("sum")
         summed["share"] = summed["count"] / summed["pairs"]
         summed["share_of_marks"] = (summed["count"] / marks_total).where(marks_total > 0)
         summary = summed

@@ -316,8 +316,14 @@ def score_items(
     return spec.label(items, translate, context)
 
 
-#: the columns that say which model, test and decoding a score file's rows belong to
-MODEL_COLUMNS = ("size", "seed", "checkpoint", "test", "data_type", "decode_signature")
+#: the ``system`` of the models the workflow trains (a pretrained system has its config name)
+TRAINED_SYSTEM = "trained"
+#: the ``checkpoint`` of a pretrained system's scores: its one released model (no epochs)
+FINAL_CHECKPOINT = "final"
+
+#: the columns that say which model, test and decoding a score file's rows belong to: the
+#: system, and for the trained system the corpus size and seed (empty for a pretrained one)
+MODEL_COLUMNS = ("system", "size", "seed", "checkpoint", "test", "data_type", "decode_signature")
 
 
 def score_test_files(
@@ -335,9 +341,13 @@ def score_test_files(
     """Score one model's translations of one test on each of its data types.
 
     Returns the labels of every item (:func:`score_items`) behind the columns
-    :data:`MODEL_COLUMNS`: ``model`` (size, seed, checkpoint), the test, the data type and
-    the translations' decode signature, so that tables never read them from file paths.
+    :data:`MODEL_COLUMNS`: ``model`` (system, size, seed, checkpoint), the test, the data
+    type and the translations' decode signature, so that tables never read them from file
+    paths.
     """
+    missing = [key for key in MODEL_COLUMNS[:4] if key not in model]
+    if missing:
+        raise ValueError(f"model must name {', '.join(MODEL_COLUMNS[:4])}; missing {', '.join(missing)}")
     entries = None
     if synonyms is not None and get_test(test).entry == "pair":
         entries = {pair.name for pair in synonyms}

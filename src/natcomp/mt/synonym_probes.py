@@ -50,6 +50,7 @@ import pandas as pd
 from natcomp.errors import InputError
 from natcomp.mt.consistency import tokens
 from natcomp.mt.lexicon import SynonymPair, load_synonyms
+from natcomp.mt.scoring import TRAINED_SYSTEM
 from natcomp.mt.translation_cache import (
     DecodeStats,
     TranslationCache,
@@ -93,7 +94,12 @@ SPELLINGS = ("british", "american")
 FRAME_MIN_PAIRS = 2
 TERM = "{term}"
 
-PROBE_COLUMNS = ("size", "seed", "pair", "spelling", "template", "probe", "rank", "hypothesis", "decode_signature")
+#: a probe translation file's columns: the model (size and seed empty for a pretrained system), the probe, one hypothesis
+PROBE_COLUMNS = (
+    *("system", "size", "seed"),
+    *("pair", "spelling", "template", "probe"),
+    *("rank", "hypothesis", "decode_signature"),
+)
 SHEET_KEY_COLUMNS = ("pair", "spelling", "term", "candidate")
 CANDIDATE_COLUMNS = ("pair", "spelling", "candidate")
 KEEP_VALUES = ("yes", "no")
@@ -134,13 +140,15 @@ def probe_rows(
 ) -> list[dict[str, str]]:
     """One row per probe and hypothesis (rank 1 = best), columns :data:`PROBE_COLUMNS`.
 
-    ``hypotheses`` maps each probe sentence to its n-best list; ``model`` gives size and seed.
+    ``hypotheses`` maps each probe sentence to its n-best list; ``model`` gives the system,
+    size and seed (size and seed empty for a pretrained system).
     """
     rows = []
     for probe in probes:
         for rank, hypothesis in enumerate(hypotheses[probe.sentence], start=1):
             rows.append(
                 {
+                    "system": str(model["system"]),
                     "size": str(model["size"]),
                     "seed": str(model["seed"]),
                     "pair": probe.pair,
@@ -237,12 +245,13 @@ def candidate_span(hypothesis: str, frame: set[str]) -> str | None:
 def extract_candidates(probes: pd.DataFrame, min_pairs: int = FRAME_MIN_PAIRS) -> pd.DataFrame:
     """Candidate spans of probe translations (:data:`PROBE_COLUMNS`), counted.
 
-    Returns the columns ``size``, ``seed``, ``pair``, ``spelling``, ``candidate``,
-    ``count`` (hypotheses of that model yielding the span, over templates and ranks).
-    The frame is found per model and template (:func:`frame_tokens`).
+    Returns the columns ``system``, ``size``, ``seed``, ``pair``, ``spelling``,
+    ``candidate``, ``count`` (hypotheses of that model yielding the span, over templates
+    and ranks). The frame is found per model and template (:func:`frame_tokens`).
     """
     counts: Counter = Counter()
-    for (size, seed, _template), group in probes.groupby(["size", "seed", "template"], sort=False):
+    models = probes.groupby(["system", "size", "seed", "template"], sort=False)
+    for (system, size, seed, _template), group in models:
         by_pair = defaultdict(list)
         for row in group.itertuples(index=False):
             by_pair[row.pair].append(row.hypothesis)
@@ -250,20 +259,19 @@ def extract_candidates(probes: pd.DataFrame, min_pairs: int = FRAME_MIN_PAIRS) -
         for row in group.itertuples(index=False):
             span = candidate_span(row.hypothesis, frame)
             if span is not None:
-                counts[(size, seed, row.pair, row.spelling, span)] += 1
-    rows = [
-        {"size": size, "seed": seed, "pair": pair, "spelling": spelling, "candidate": span, "count": n}
-        for (size, seed, pair, spelling, span), n in counts.items()
-    ]
-    return pd.DataFrame(rows, columns=["size", "seed", "pair", "spelling", "candidate", "count"])
+                counts[(system, size, seed, row.pair, row.spelling, span)] += 1
+    columns = ["system", "size", "seed", "pair", "spelling", "candidate", "count"]
+    rows = [dict(zip(columns, [*key, n])) for key, n in counts.items()]
+    return pd.DataFrame(rows, columns=columns)
 
 
 # --------------------------------------------------------------------------------------
 # the sheet a person checks
 
 
-def _model_column(size: str, seed: str) -> str:
-    return f"count_{size}_seed{seed}"
+def _model_column(system: str, size: str, seed: str) -> str:
+    """``count_<size>_seed<seed>`` for a trained model, ``count_<system>`` for a pretrained one."""
+    return f"count_{size}_seed{seed}" if system == TRAINED_SYSTEM else f"count_{system}"
 
 
 def candidate_sheet(candidates: pd.DataFrame, pairs: Sequence[SynonymPair]) -> pd.DataFrame:
@@ -271,11 +279,11 @@ def candidate_sheet(candidates: pd.DataFrame, pairs: Sequence[SynonymPair]) -> p
 
     Columns: ``pair``, ``spelling``, ``term``, ``candidate``, ``models`` (models that
     yielded it), ``count`` (hypotheses over all models), one ``count_<size>_seed<seed>``
-    per model, and ``keep`` (empty: a person writes ``yes`` or ``no``). Rows follow the
+    per trained model and ``count_<system>`` per pretrained system, and ``keep`` (empty: a person writes ``yes`` or ``no``). Rows follow the
     pairs' order, British before American, then the most frequent span first.
     """
-    models = list(dict.fromkeys(zip(candidates["size"], candidates["seed"])))
-    model_columns = [_model_column(size, seed) for size, seed in models]
+    models = list(dict.fromkeys(zip(candidates["system"], candidates["size"], candidates["seed"])))
+    model_columns = [_model_column(*model) for model in models]
     order = {pair.name: k for k, pair in enumerate(pairs)}
     unknown = sorted(set(candidates["pair"]) - set(order))
     if unknown:
@@ -283,7 +291,7 @@ def candidate_sheet(candidates: pd.DataFrame, pairs: Sequence[SynonymPair]) -> p
     terms = {(pair.name, spelling): pair.term(spelling) for pair in pairs for spelling in SPELLINGS}
     rows = []
     for (pair, spelling, span), group in candidates.groupby(["pair", "spelling", "candidate"], sort=False):
-        per_model = {_model_column(r.size, r.seed): int(r.count) for r in group.itertuples(index=False)}
+        per_model = {_model_column(r.system, r.size, r.seed): int(r.count) for r in group.itertuples(index=False)}
         rows.append(
             {
                 "pair": pair,

@@ -1,19 +1,44 @@
 # MT family: config shortcuts, input functions and the family's final outputs. The tests,
 # their data types and the checkpoints they are scored on come from the test registry
 # (natcomp.mt.registry), not from lists kept here.
+import re
+
 from natcomp.mt import registry
-from natcomp.mt.config import check_mt_config, size_fairseq_options
+from natcomp.mt.config import (
+    check_mt_config,
+    check_system_models,
+    size_fairseq_options,
+    workflow_built,
+)
+from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 
 MT = config["mt"]
 SRC, TRG = MT["source_lang"], MT["target_lang"]
 LANGS = [SRC, TRG]
 SIZES = list(MT["sizes"])
 SEEDS = MT["seeds"]
+#: whether the workflow trains and tests its own models (the system "trained")
+TRAINED = MT["train"]["enabled"]
+#: the pretrained translation systems (Hugging Face models), in config order
+SYSTEMS = list(MT.get("systems") or {})
+SYSTEM_NAMES = "|".join(re.escape(name) for name in SYSTEMS) or "(?!)"
 CHUNKS = range(MT["preprocess"]["chunks"])
 EPOCHS = MT["train"]["epoch_checkpoints"]
 
 # Cross-key checks and fairseq's own parser on train.fairseq, before any job runs.
 stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")
+
+
+def check_decoded_system_models(jobs):
+    """A real run stops before any job when a system it will decode with cannot be
+    loaded here: a dry run, or a run of other targets, plans without the models."""
+    decoding = {"mt_system_translate", "mt_system_synonym_probes"}
+    systems = {job.wildcards["system"] for job in jobs if job.rule.name in decoding}
+    stop_on_config_error(check_system_models, MT, systems)
+
+
+START_CHECKS.append(check_decoded_system_models)
+
 
 #: test -> the data types it runs on (config, else every data type the registry defines)
 TEST_DATA_TYPES = {
@@ -37,12 +62,48 @@ def kept_epochs(wildcards):
 
 
 def bleu_scores():
-    return expand(
+    trained = expand(
         "results/mt/bleu/{size}/seed{seed}/{split}.tsv",
         size=SIZES,
         seed=SEEDS,
         split=MT["bleu"]["splits"],
     )
+    systems = expand(
+        "results/mt/systems/{system}/bleu/{split}.tsv",
+        system=SYSTEMS,
+        split=MT["bleu"]["splits"],
+    )
+    return (trained if TRAINED else []) + systems
+
+
+def trained_model(wildcards):
+    """The model columns of a trained model's scores."""
+    return {
+        "system": TRAINED_SYSTEM,
+        "size": wildcards.size,
+        "seed": wildcards.seed,
+        "checkpoint": wildcards.get("checkpoint", ""),
+    }
+
+
+def pretrained_model(wildcards):
+    """A pretrained system is one released model: no corpus size, seed or epochs."""
+    return {
+        "system": wildcards.system,
+        "size": "",
+        "seed": "",
+        "checkpoint": FINAL_CHECKPOINT,
+    }
+
+
+def system_settings(wildcards):
+    return dict(MT["systems"][wildcards.system])
+
+
+def system_model_input(wildcards):
+    """A model folder the workflow writes (the demo's stand-in) is the job's input."""
+    model = MT["systems"][wildcards.system]["model"]
+    return {"model": model} if workflow_built(model) else {}
 
 
 def items_file(test, data_type):
@@ -97,14 +158,47 @@ def test_items(wildcards):
 
 
 def score_files(measurement):
-    return [
+    """Score files of every system: the trained models per checkpoint the test is scored
+    on, and each pretrained system once (its released model)."""
+    tests = [t for t in RUN_TESTS if registry.get_test(t).measurement == measurement]
+    trained = [
         f"results/mt/scores/{size}/seed{seed}/{checkpoint}/{test}.tsv"
         for size in SIZES
         for seed in SEEDS
-        for test in RUN_TESTS
-        if registry.get_test(test).measurement == measurement
+        for test in tests
         for checkpoint in checkpoints_of(test, size)
     ]
+    systems = [
+        f"results/mt/systems/{system}/scores/{test}.tsv"
+        for system in SYSTEMS
+        for test in tests
+    ]
+    return (trained if TRAINED else []) + systems
+
+
+def system_translation_sets(wildcards):
+    """Everything a pretrained system translates, in one job: the FLORES splits and the
+    items of every test (it has no epoch checkpoints)."""
+    sets = {
+        f"flores_{split}": f"results/mt/corpus/raw/flores_{split}.{SRC}"
+        for split in MT["bleu"]["splits"]
+    }
+    for test in RUN_TESTS:
+        for data_type in TEST_DATA_TYPES[test]:
+            sets[f"{test}.{data_type}"] = items_file(test, data_type)
+    return sets
+
+
+def system_translation_set_names(wildcards):
+    return list(system_translation_sets(wildcards))
+
+
+def synonym_probe_files():
+    trained = expand(
+        "results/mt/synonyms/probes/{size}/seed{seed}.tsv", size=SIZES, seed=SEEDS
+    )
+    systems = expand("results/mt/systems/{system}/synonym_probes.tsv", system=SYSTEMS)
+    return (trained if TRAINED else []) + systems
 
 
 SEMI_NATURAL = MT["semi_natural"]

@@ -27,3 +27,33 @@ rule mt_demo_corpus:
         ),
     script:
         "../../scripts/mt/generate_demo_corpus.py"
+
+
+rule mt_demo_pretrained_system:
+    # The demo's stand-in for an off-the-shelf translation model: a tiny Hugging Face model
+    # trained on the demo corpus and saved with save_pretrained; the system that names this
+    # folder (mt.systems) loads it through from_pretrained like any released model.
+    input:
+        source=f"results/mt/corpus/raw/train.{SRC}",
+        target=f"results/mt/corpus/raw/train.{TRG}",
+    output:
+        directory("results/mt/demo/pretrained/{family}"),
+    log:
+        "results/logs/mt/mt_demo_pretrained_system/{family}.log",
+    benchmark:
+        "results/benchmarks/mt/mt_demo_pretrained_system/{family}.tsv"
+    wildcard_constraints:
+        family="marian|m2m100",
+    conda:
+        "../../../envs/nmt.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+        gpu=1,
+    params:
+        settings=lookup(dpath="mt/demo_pretrained", within=config),
+        source=SRC,
+        target=TRG,
+    script:
+        "../../scripts/mt/train_demo_pretrained_system.py"

@@ -29,6 +29,13 @@ rule mt_train:
         fairseq=fairseq_options,
         source=SRC,
         target=TRG,
+        tokens_per_update=lookup(dpath="mt/train/tokens_per_update", within=config),
+        max_tokens=lookup(dpath="mt/train/max_tokens", within=config),
+        precision=lookup(dpath="mt/train/precision", within=config),
+        allow_tf32=lookup(dpath="mt/train/allow_tf32", within=config),
+        # The GPUs this job was given (--set-resources mt_train:gpu=N): fairseq alone
+        # would take every visible GPU.
+        gpus=lambda wildcards, resources: resources.gpu,
     script:
         "../../scripts/mt/train.py"
 
@@ -68,6 +75,7 @@ rule mt_bleu:
     conda:
         "../../../envs/natcomp.yaml"
     params:
+        model=trained_model,
         target=TRG,
     script:
         "../../scripts/mt/bleu.py"
@@ -90,5 +98,8 @@ rule mt_bleu_table:
     localrule: True
     conda:
         "../../../envs/natcomp.yaml"
+    params:
+        sizes=SIZES,
+        systems=SYSTEMS,
     script:
         "../../scripts/mt/bleu_table.py"

@@ -38,15 +38,14 @@ rule mt_synonym_probes:
         max_len_a=lookup(dpath="mt/translate/max_len_a", within=config),
         max_len_b=lookup(dpath="mt/translate/max_len_b", within=config),
         max_tokens=lookup(dpath="mt/translate/max_tokens", within=config),
+        precision=lookup(dpath="mt/translate/precision", within=config),
     script:
         "../../scripts/mt/synonym_probes.py"
 
 
 rule mt_synonym_sheet:
     input:
-        probes=expand(
-            "results/mt/synonyms/probes/{size}/seed{seed}.tsv", size=SIZES, seed=SEEDS
-        ),
+        probes=synonym_probe_files(),
         synonyms="resources/synonyms.tsv",
     output:
         report(

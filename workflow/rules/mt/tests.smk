@@ -77,6 +77,7 @@ rule mt_translate:
         max_len_a=lookup(dpath="mt/translate/max_len_a", within=config),
         max_len_b=lookup(dpath="mt/translate/max_len_b", within=config),
         max_tokens=lookup(dpath="mt/translate/max_tokens", within=config),
+        precision=lookup(dpath="mt/translate/precision", within=config),
     script:
         "../../scripts/mt/translate.py"
 
@@ -101,6 +102,7 @@ rule mt_score:
     conda:
         "../../../envs/natcomp.yaml"
     params:
+        model=trained_model,
         data_types=test_data_types,
         keyword_matching=lookup(dpath="mt/tests/keyword_matching", within=config),
         paraphrase_only=lookup(
@@ -169,6 +171,7 @@ rule mt_tables:
         "../../../envs/natcomp.yaml"
     params:
         sizes=SIZES,
+        systems=SYSTEMS,
     script:
         "../../scripts/mt/tables.py"
 
@@ -210,6 +213,7 @@ rule mt_figures:
         "../../../envs/natcomp.yaml"
     params:
         sizes=SIZES,
+        systems=SYSTEMS,
     script:
         "../../scripts/mt/figures.py"
 
@@ -229,6 +233,8 @@ rule mt_manual_analysis_sheet:
     params:
         pairs=lookup(dpath="mt/manual_analysis/pairs_per_model", within=config),
         seed=lookup(dpath="mt/tests/seed", within=config),
+        sizes=SIZES,
+        systems=SYSTEMS,
     script:
         "../../scripts/mt/manual_analysis_sheet.py"
 

@@ -5,11 +5,12 @@ from natcomp.mt.translation_cache import translation_signature
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
-    w, inputs = snakemake.wildcards, snakemake.input
+    inputs, model = snakemake.input, snakemake.params.model
     keys = {
-        "size": w.size,
-        "seed": w.seed,
-        "split": w.split,
+        "system": model["system"],
+        "size": model["size"],
+        "seed": model["seed"],
+        "split": snakemake.wildcards.split,
         "decode_signature": translation_signature(inputs.translations),
     }
     translations = read_translations(inputs.translations, read_lines(inputs.sources))

@@ -4,12 +4,12 @@ from natcomp.mt.synonym_probes import scoring_synonyms
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
-    w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
+    inputs, params = snakemake.input, snakemake.params
     labels = score_test_files(
         {data_type: inputs[data_type] for data_type in params.data_types},
         inputs.translations,
-        w.test,
-        model={"size": w.size, "seed": w.seed, "checkpoint": w.checkpoint},
+        snakemake.wildcards.test,
+        model=params.model,
         synonyms=scoring_synonyms(inputs.synonyms, inputs.get("synonym_candidates")),
         idioms=load_idioms(inputs.idioms),
         keyword_matching=params.keyword_matching,
@@ -17,4 +17,5 @@ with logged(snakemake.log[0]) as log:
         s_conj_missing_conjunct=params.s_conj_missing_conjunct,
     )
     write_labels(labels, snakemake.output[0])
-    log.info("scored %d %s items on %s", len(labels), w.test, ", ".join(params.data_types))
+    test, data_types = snakemake.wildcards.test, ", ".join(params.data_types)
+    log.info("scored %d %s items of %s on %s", len(labels), test, params.model, data_types)

@@ -4,17 +4,18 @@ from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     inputs, out = snakemake.input, snakemake.output
-    sizes = snakemake.params.sizes
-    systematicity = mt.systematicity_table(mt.read_scores(inputs.systematicity), sizes)
-    substitutivity = mt.substitutivity_table(mt.read_scores(inputs.substitutivity), sizes)
-    overgeneralisation = mt.overgeneralisation_table(mt.read_scores(inputs.overgeneralisation), sizes)
+    # Trained models: corpus sizes in config order; then the pretrained systems in config order.
+    order = {"sizes": snakemake.params.sizes, "systems": snakemake.params.systems}
+    systematicity = mt.systematicity_table(mt.read_scores(inputs.systematicity), **order)
+    substitutivity = mt.substitutivity_table(mt.read_scores(inputs.substitutivity), **order)
+    overgeneralisation = mt.overgeneralisation_table(mt.read_scores(inputs.overgeneralisation), **order)
     tables = {
         "systematicity": systematicity,
         "substitutivity": substitutivity,
         "overgeneralisation": overgeneralisation,
-        "systematicity_summary": mt.systematicity_summary(systematicity, sizes),
-        "substitutivity_summary": mt.substitutivity_summary(substitutivity, sizes),
-        "overgeneralisation_peaks": mt.overgeneralisation_peaks(overgeneralisation, sizes),
+        "systematicity_summary": mt.systematicity_summary(systematicity, **order),
+        "substitutivity_summary": mt.substitutivity_summary(substitutivity, **order),
+        "overgeneralisation_peaks": mt.overgeneralisation_peaks(overgeneralisation, **order),
     }
     for name, table in tables.items():
         mt.write_table(table, out[name])

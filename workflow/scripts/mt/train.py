@@ -14,4 +14,9 @@ with logged(snakemake.log[0]):
         source_lang=params.source,
         target_lang=params.target,
         threads=snakemake.threads,
+        tokens_per_update=params.tokens_per_update,
+        max_tokens=params.max_tokens,
+        precision=params.precision,
+        allow_tf32=params.allow_tf32,
+        gpus=params.gpus,
     )

@@ -1,4 +1,4 @@
-from natcomp.mt.nmt import Translator
+from natcomp.mt.nmt import Translator, cache_batch_sentences, this_device_decode_precision
 from natcomp.mt.translation_cache import (
     DecodeSettings,
     TranslationCache,
@@ -11,7 +11,12 @@ from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     inputs, params = snakemake.input, snakemake.params
-    settings = DecodeSettings(beam=params.beam, max_len_a=params.max_len_a, max_len_b=params.max_len_b)
+    settings = DecodeSettings(
+        beam=params.beam,
+        max_len_a=params.max_len_a,
+        max_len_b=params.max_len_b,
+        precision=this_device_decode_precision(params.precision),
+    )
     signature = decode_signature(inputs.checkpoint, inputs.codes, params.source, settings)
     log.info("decode signature %s", signature)
     cache = TranslationCache(params.cache_dir, signature)
@@ -31,9 +36,11 @@ with logged(snakemake.log[0]) as log:
                 max_tokens=params.max_tokens,
                 threads=snakemake.threads,
             )
+            log.info("decoding in %s, %d source tokens per batch", translator.precision, translator.max_tokens)
         return translator.translate(sentences)
 
-    stats = translate_with_cache(cache, [s for sources in sets.values() for s in sources], translate)
+    all_sources = [s for sources in sets.values() for s in sources]
+    stats = translate_with_cache(cache, all_sources, translate, batch_sentences=cache_batch_sentences())
     log.info(
         "%d source lines, %d unique sentences: %d from the cache, %d decoded",
         sum(map(len, sets.values())),

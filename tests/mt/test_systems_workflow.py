@@ -1,0 +1,139 @@
+"""Pretrained translation systems in the workflow: plans, config errors, the missing-model
+stop before any job, and ``natcomp mt evaluate``."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from natcomp.errors import ConfigError
+from natcomp.mt import evaluate
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.workflow
+
+
+def snakemake(*args, env=None):
+    return subprocess.run(
+        [sys.executable, "-m", "snakemake", *args], cwd=REPO, capture_output=True, text=True, env=env
+    )
+
+
+def planned_jobs(output: str) -> dict[str, int]:
+    counts = {}
+    for line in output.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            counts[parts[0]] = int(parts[1])
+    return counts
+
+
+def config_with(tmp_path, base="config/config.yaml", **mt_changes) -> Path:
+    config = yaml.safe_load((REPO / base).read_text())
+    for dotted, value in mt_changes.items():
+        section = config["mt"]
+        *parents, last = dotted.split("__")
+        for part in parents:
+            section = section.setdefault(part, {})
+        section[last] = value
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config))
+    return path
+
+
+def test_the_demo_plans_its_pretrained_system_beside_the_trained_models(tmp_path):
+    result = snakemake("-n", "--forceall", "--quiet", "rules", "--directory", str(tmp_path / "run"))
+    jobs = planned_jobs(result.stdout)
+    assert jobs["mt_demo_pretrained_system"] == 1
+    assert jobs["mt_system_translate"] == 1, "a released model decodes every test set in one job"
+    assert jobs["mt_system_score"] == 4, "each test once, overgeneralisation included: no epochs"
+    assert jobs["mt_system_bleu"] == 2 and jobs["mt_system_synonym_probes"] == 1
+    assert jobs["mt_train"] == 4
+
+
+def test_only_systems_when_training_is_off(tmp_path):
+    config = config_with(tmp_path, "config/paper.yaml", train__enabled=False)
+    result = snakemake("-n", "--forceall", "--quiet", "rules", "--directory", str(tmp_path / "run"), "--configfile", config)
+    assert result.returncode == 0, result.stderr[-2000:]
+    jobs = planned_jobs(result.stdout)
+    assert jobs["mt_system_translate"] == 3, "the paper config's three released models"
+    for rule in ("mt_train", "mt_translate", "mt_score", "mt_bpe_chunk", "mt_synonym_probes"):
+        assert rule not in jobs, rule
+    assert jobs["mt_tables"] == 1
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"systems": {"small": {"model": "x"}}}, "config mt.systems.small: the name 'small' is a corpus size"),
+        ({"systems": {"trained": {"model": "x"}}}, "config mt.systems.trained: the name 'trained' is the workflow's"),
+        ({"systems": {}, "train__enabled": False}, "config mt.systems: mt.train.enabled is false and no pretrained"),
+        ({"systems": {"s": {"model": "x", "beam": 2}}}, "config mt.systems.s.beam: 2 is below mt.synonyms.nbest"),
+    ],
+)
+def test_system_config_errors_are_one_line(tmp_path, changes, message):
+    config = config_with(tmp_path, **changes)
+    result = snakemake("-n", "--directory", str(tmp_path / "run"), "--configfile", config)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0 and f"natcomp: {message}" in output, output[-2000:]
+
+
+def test_a_missing_model_stops_the_run_before_any_job(tmp_path):
+    config = config_with(tmp_path, systems={"opus": {"model": "Helsinki-NLP/opus-mt-en-nl-not-cached"}})
+    env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+    run = tmp_path / "run"
+    planned = snakemake("-n", "--directory", str(run), "--configfile", config, env=env)
+    assert planned.returncode == 0, "a dry run plans systems whose models are elsewhere"
+    target = "results/mt/systems/opus/translations.tsv"
+    result = snakemake("--cores", "1", "--directory", str(run), "--configfile", config, "--", target, env=env)
+    output = result.stdout + result.stderr
+    assert result.returncode != 0
+    assert "natcomp: config mt.systems.opus.model: " in output and "HF_HUB_OFFLINE" in output, output[-2000:]
+    assert not (run / "results" / "mt").exists(), "no job ran"
+    assert not (run / "results" / "run_name.txt").exists(), "the folder is not claimed by a run that never started"
+    # A run that decodes nothing with it does not need the model.
+    config_only = snakemake("--cores", "1", "--directory", str(run), "--configfile", config, "--", "results/config.yaml")
+    assert config_only.returncode == 0, config_only.stderr[-2000:]
+
+
+def test_evaluation_config_keeps_the_tests_and_drops_everything_else():
+    base = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    config = evaluate.evaluation_config(base, "opus-mt-en-nl", {"model": "Helsinki-NLP/opus-mt-en-nl", "beam": 5})
+    assert config["run_name"] == "opus-mt-en-nl"
+    assert config["mt"]["train"]["enabled"] is False
+    assert config["mt"]["systems"] == {"opus-mt-en-nl": {"model": "Helsinki-NLP/opus-mt-en-nl", "beam": 5}}
+    assert config["mt"]["tests"] == base["mt"]["tests"]
+    assert all(config[family] == {"enabled": False} for family in ("noncompsst", "plane", "pss", "tre"))
+    assert evaluate.system_name("Helsinki-NLP/opus-mt-en-nl") == "opus-mt-en-nl"
+    assert evaluate.system_name("/models/my model/") == "my-model"
+    with pytest.raises(ConfigError, match="--name"):
+        evaluate.evaluation_config(base, "bad name", {"model": "x"})
+
+
+def test_natcomp_mt_evaluate_plans_the_tests_of_one_model(tmp_path):
+    model = tmp_path / "my-marian"
+    model.mkdir()
+    run = tmp_path / "runs" / "mine"
+    result = subprocess.run(
+        [sys.executable, "-m", "natcomp", "mt", "evaluate", "--model", str(model), "--directory", str(run), "-n"],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-2000:]
+    jobs = planned_jobs(result.stdout)
+    assert jobs["mt_system_translate"] == 1 and jobs["mt_tables"] == 1
+    assert "mt_train" not in jobs and "noncompsst_demo_corpus" not in jobs
+    written = yaml.safe_load((run / "natcomp_evaluate.yaml").read_text())
+    assert written["mt"]["systems"] == {
+        "my-marian": {
+            "model": str(model.resolve()),
+            "family": "auto",
+            "beam": 5,
+            "batch_size": 64,
+            "precision": "fp32",
+            "device": "auto",
+        }
+    }

@@ -1,0 +1,114 @@
+# Pretrained translation systems (Hugging Face models, mt.systems) tested beside the
+# trained models: one decoding job per system through the same translation cache, the
+# same scorers, BLEU and synonym probes. A released model has no epoch checkpoints: every
+# test, overgeneralisation included, is scored once on it (checkpoint "final").
+
+
+rule mt_system_translate:
+    input:
+        unpack(system_translation_sets),
+        unpack(system_model_input),
+    output:
+        "results/mt/systems/{system}/translations.tsv",
+    log:
+        "results/logs/mt/mt_system_translate/{system}.log",
+    benchmark:
+        "results/benchmarks/mt/mt_system_translate/{system}.tsv"
+    wildcard_constraints:
+        system=SYSTEM_NAMES,
+    conda:
+        "../../../envs/nmt.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=240,
+        gpu=1,
+    params:
+        sets=system_translation_set_names,
+        settings=system_settings,
+        cache_dir="results/mt/translation_cache/systems/{system}",
+        source=SRC,
+        target=TRG,
+    script:
+        "../../scripts/mt/system_translate.py"
+
+
+rule mt_system_score:
+    input:
+        unpack(test_items),
+        unpack(synonym_candidates_input),
+        translations="results/mt/systems/{system}/translations.tsv",
+        synonyms="resources/synonyms.tsv",
+        idioms="resources/idioms.tsv",
+    output:
+        "results/mt/systems/{system}/scores/{test}.tsv",
+    log:
+        "results/logs/mt/mt_system_score/{system}.{test}.log",
+    wildcard_constraints:
+        system=SYSTEM_NAMES,
+        test="|".join(registry.TESTS),
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        model=pretrained_model,
+        data_types=test_data_types,
+        keyword_matching=lookup(dpath="mt/tests/keyword_matching", within=config),
+        paraphrase_only=lookup(
+            dpath="mt/tests/paraphrase_references_only", within=config
+        ),
+        s_conj_missing_conjunct=lookup(
+            dpath="mt/tests/s_conj_missing_conjunct", within=config
+        ),
+    script:
+        "../../scripts/mt/score.py"
+
+
+rule mt_system_bleu:
+    input:
+        translations="results/mt/systems/{system}/translations.tsv",
+        sources=f"results/mt/corpus/raw/flores_{{split}}.{SRC}",
+        references=f"results/mt/corpus/raw/flores_{{split}}.{TRG}",
+    output:
+        "results/mt/systems/{system}/bleu/{split}.tsv",
+    log:
+        "results/logs/mt/mt_system_bleu/{system}.{split}.log",
+    wildcard_constraints:
+        system=SYSTEM_NAMES,
+        split="dev|devtest",
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        model=pretrained_model,
+        target=TRG,
+    script:
+        "../../scripts/mt/bleu.py"
+
+
+rule mt_system_synonym_probes:
+    input:
+        unpack(system_model_input),
+        synonyms="resources/synonyms.tsv",
+    output:
+        "results/mt/systems/{system}/synonym_probes.tsv",
+    log:
+        "results/logs/mt/mt_system_synonym_probes/{system}.log",
+    wildcard_constraints:
+        system=SYSTEM_NAMES,
+    conda:
+        "../../../envs/nmt.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        runtime=30,
+        gpu=1,
+    params:
+        settings=system_settings,
+        cache_dir="results/mt/translation_cache/systems/{system}",
+        source=SRC,
+        target=TRG,
+        # A function: Snakemake would read "{term}" in a plain string as a wildcard.
+        templates=lambda wildcards: list(MT["synonyms"]["probe_templates"]),
+        nbest=lookup(dpath="mt/synonyms/nbest", within=config),
+    script:
+        "../../scripts/mt/system_synonym_probes.py"

@@ -1,0 +1,27 @@
+from natcomp.mt.hf_translation import HFTranslator, decode_settings
+from natcomp.mt.lexicon import load_synonyms
+from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
+from natcomp.mt.translation_cache import TranslationCache
+from natcomp.rulelog import logged
+
+with logged(snakemake.log[0]) as log:
+    w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
+    system = params.settings
+    translator = HFTranslator(
+        system["model"],
+        source_lang=params.source,
+        target_lang=params.target,
+        settings=decode_settings(system, nbest=params.nbest),
+        family=system["family"],
+        source_code=system["source_code"],
+        target_code=system["target_code"],
+        threads=snakemake.threads,
+        key=f"mt.systems.{w.system}.model",
+    )
+    log.info("system %s: decode signature %s", w.system, translator.signature)
+    probes = probe_sentences(load_synonyms(inputs.synonyms), params.templates)
+    cache = TranslationCache(params.cache_dir, translator.signature)
+    hypotheses, stats = decode_probes(cache, probes, lambda batch: translator.translate_nbest(batch, params.nbest))
+    log.info("%d probe sentences: %d from the cache, %d decoded", stats.unique, stats.cached, stats.decoded)
+    model = {"system": w.system, "size": "", "seed": ""}
+    write_probe_translations(snakemake.output[0], probe_rows(probes, hypotheses, model, translator.signature))
