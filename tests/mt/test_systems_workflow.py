@@ -132,6 +132,8 @@ def test_natcomp_mt_evaluate_plans_the_tests_of_one_model(tmp_path):
             "model": str(model.resolve()),
             "family": "auto",
             "beam": 5,
+            "max_new_tokens": 256,
+            "max_len_b": 10,
             "batch_size": 64,
             "precision": "fp32",
             "device": "auto",

@@ -385,6 +385,14 @@ def _add_evaluate(subparsers) -> None:
     parser.add_argument("--source-code", help="source language code as the model names it (NLLB-200: eng_Latn)")
     parser.add_argument("--target-code", help="target language code as the model names it (NLLB-200: nld_Latn)")
     parser.add_argument("--beam", type=int, default=5)
+    parser.add_argument("--max-new-tokens", type=int, default=256, help="longest translation, in the model's tokens")
+    parser.add_argument(
+        "--max-len-a",
+        type=float,
+        help="also end a translation after MAX_LEN_A x source tokens + MAX_LEN_B (fairseq's limit, as the trained "
+        "models decode; default: none)",
+    )
+    parser.add_argument("--max-len-b", type=int, default=10)
     parser.add_argument("--batch-size", type=int, default=64, help="sentences per decoding batch")
     parser.add_argument("--precision", choices=("fp32", "fp16"), default="fp32")
     parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
@@ -415,6 +423,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         "source_code": args.source_code,
         "target_code": args.target_code,
         "beam": args.beam,
+        "max_new_tokens": args.max_new_tokens,
+        "max_len_a": args.max_len_a,
+        "max_len_b": args.max_len_b,
         "batch_size": args.batch_size,
         "precision": args.precision,
         "device": args.device,
