@@ -27,7 +27,9 @@ def main() -> None:
         seconds = time.perf_counter() - start
         bleu = pd.read_csv(workdir / "results" / "tables" / "mt" / "bleu.tsv", sep="\t")
         print(f"demo wall time: {seconds:.1f} s on {args.cores} cores")
-        print(bleu.groupby(["size", "split"])["bleu"].agg(["mean", "min", "max"]).round(2).to_string())
+        # a pretrained system has no size: keep its rows (dropna=False)
+        per_model = bleu.groupby(["system", "size", "split"], dropna=False, sort=False)["bleu"]
+        print(per_model.agg(["mean", "min", "max"]).round(2).to_string())
 
 
 if __name__ == "__main__":
