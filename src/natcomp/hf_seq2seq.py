@@ -33,6 +33,7 @@ hide_mismatched_torchaudio()  # before anything imports a transformers model cla
 
 from natcomp.hf_models import _load, save_model, set_threads  # noqa: E402
 from natcomp.hf_models import device as pick_device  # noqa: E402
+from natcomp.hf_training import training_setting_problems  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -295,27 +296,15 @@ class Seq2SeqTrainingSettings:
     device: str = "auto"
 
     def __post_init__(self):
-        problems = []
-        if self.epochs < 1:
-            problems.append(f"epochs must be at least 1, got {self.epochs}")
-        if self.batch_size < 1:
-            problems.append(f"batch_size must be at least 1, got {self.batch_size}")
-        if not self.learning_rate > 0:
-            problems.append(f"learning_rate must be positive, got {self.learning_rate}")
+        problems = training_setting_problems(self)
         if self.warmup_steps < 0:
             problems.append(f"warmup_steps must not be negative, got {self.warmup_steps}")
         if not 0 <= self.label_smoothing < 1:
             problems.append(f"label_smoothing must lie in [0, 1), got {self.label_smoothing}")
-        if self.max_length < 2:
-            problems.append(f"max_length must be at least 2, got {self.max_length}")
         if self.threads < 1:
             problems.append(f"threads must be at least 1, got {self.threads}")
         if self.schedule not in SEQ2SEQ_SCHEDULES:
             problems.append(f"schedule must be one of {', '.join(SEQ2SEQ_SCHEDULES)}, got {self.schedule!r}")
-        if self.weight_decay < 0:
-            problems.append(f"weight_decay must not be negative, got {self.weight_decay}")
-        if self.gradient_clip is not None and not self.gradient_clip > 0:
-            problems.append(f"gradient_clip must be positive or None, got {self.gradient_clip}")
         if problems:
             raise ValueError("; ".join(problems))
 

@@ -31,6 +31,26 @@ SCHEDULERS = ("cosine", "linear", "constant")
 _HF_SCHEDULER = {"cosine": "cosine", "linear": "linear", "constant": "constant_with_warmup"}
 
 
+def training_setting_problems(settings) -> list[str]:
+    """What is wrong with the settings every natcomp training has (``epochs``,
+    ``batch_size``, ``learning_rate``, ``weight_decay``, ``max_length``,
+    ``gradient_clip``), one message each; the settings classes add their own."""
+    problems = []
+    if settings.epochs < 1:
+        problems.append(f"epochs must be at least 1, got {settings.epochs}")
+    if settings.batch_size < 1:
+        problems.append(f"batch_size must be at least 1, got {settings.batch_size}")
+    if not settings.learning_rate > 0:
+        problems.append(f"learning_rate must be positive, got {settings.learning_rate}")
+    if settings.weight_decay < 0:
+        problems.append(f"weight_decay must not be negative, got {settings.weight_decay}")
+    if settings.max_length < 2:
+        problems.append(f"max_length must be at least 2, got {settings.max_length}")
+    if settings.gradient_clip is not None and not settings.gradient_clip > 0:
+        problems.append(f"gradient_clip must be positive or None, got {settings.gradient_clip}")
+    return problems
+
+
 @dataclass(frozen=True)
 class FineTuneSettings:
     """How to fine-tune.
@@ -56,23 +76,11 @@ class FineTuneSettings:
     gradient_clip: float | None = 1.0
 
     def __post_init__(self):
-        problems = []
-        if self.epochs < 1:
-            problems.append(f"epochs must be at least 1, got {self.epochs}")
-        if self.batch_size < 1:
-            problems.append(f"batch_size must be at least 1, got {self.batch_size}")
-        if not self.learning_rate > 0:
-            problems.append(f"learning_rate must be positive, got {self.learning_rate}")
-        if self.weight_decay < 0:
-            problems.append(f"weight_decay must not be negative, got {self.weight_decay}")
+        problems = training_setting_problems(self)
         if not 0 <= self.warmup_ratio < 1:
             problems.append(f"warmup_ratio must lie in [0, 1), got {self.warmup_ratio}")
         if self.scheduler not in SCHEDULERS:
             problems.append(f"scheduler must be one of {', '.join(SCHEDULERS)}, got {self.scheduler!r}")
-        if self.max_length < 2:
-            problems.append(f"max_length must be at least 2, got {self.max_length}")
-        if self.gradient_clip is not None and not self.gradient_clip > 0:
-            problems.append(f"gradient_clip must be positive or None, got {self.gradient_clip}")
         if problems:
             raise ValueError("; ".join(problems))
 

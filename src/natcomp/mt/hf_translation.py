@@ -354,6 +354,24 @@ class HFTranslator:
             target_lang=target_lang,
         )
 
+    @classmethod
+    def for_system(
+        cls, system: Mapping, *, source_lang: str, target_lang: str, key: str, nbest: int = 1, threads: int = 1
+    ) -> HFTranslator:
+        """The translator of one ``mt.systems`` section (its model, family, language codes
+        and :func:`decode_settings`), keeping ``nbest`` hypotheses of the beam."""
+        return cls(
+            system["model"],
+            source_lang=source_lang,
+            target_lang=target_lang,
+            settings=decode_settings(system, nbest=nbest),
+            family=system.get("family"),
+            source_code=system.get("source_code"),
+            target_code=system.get("target_code"),
+            threads=threads,
+            key=key,
+        )
+
     def _language_setup(self) -> int | None:
         """Point the tokenizer at the source language; the target language token the
         decoder must start with (M2M100, NLLB), else None."""

@@ -1,4 +1,4 @@
-from natcomp.mt.hf_translation import HFTranslator, decode_settings
+from natcomp.mt.hf_translation import HFTranslator
 from natcomp.mt.lexicon import load_synonyms
 from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
 from natcomp.mt.translation_cache import TranslationCache
@@ -6,17 +6,13 @@ from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
-    system = params.settings
-    translator = HFTranslator(
-        system["model"],
+    translator = HFTranslator.for_system(
+        params.settings,
         source_lang=params.source,
         target_lang=params.target,
-        settings=decode_settings(system, nbest=params.nbest),
-        family=system["family"],
-        source_code=system["source_code"],
-        target_code=system["target_code"],
-        threads=snakemake.threads,
         key=f"mt.systems.{w.system}.model",
+        nbest=params.nbest,
+        threads=snakemake.threads,
     )
     log.info("system %s: decode signature %s", w.system, translator.signature)
     probes = probe_sentences(load_synonyms(inputs.synonyms), params.templates)

@@ -1,22 +1,17 @@
-from natcomp.mt.hf_translation import HFTranslator, decode_settings
+from natcomp.mt.hf_translation import HFTranslator
 from natcomp.mt.translation_cache import TranslationCache, set_sources, translate_with_cache, write_translations
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
-    system = params.settings
-    translator = HFTranslator(
-        system["model"],
+    translator = HFTranslator.for_system(
+        params.settings,
         source_lang=params.source,
         target_lang=params.target,
-        settings=decode_settings(system),
-        family=system["family"],
-        source_code=system["source_code"],
-        target_code=system["target_code"],
-        threads=snakemake.threads,
         key=f"mt.systems.{w.system}.model",
+        threads=snakemake.threads,
     )
-    log.info("system %s: %s, decode signature %s", w.system, system["model"], translator.signature)
+    log.info("system %s: %s, decode signature %s", w.system, params.settings["model"], translator.signature)
     cache = TranslationCache(params.cache_dir, translator.signature)
     sets = {name: set_sources(inputs[name]) for name in params.sets}
     stats = translate_with_cache(cache, [s for sources in sets.values() for s in sources], translator.translate)
