@@ -19,7 +19,17 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--profile", help="also load this profile, e.g. slurm (the cluster profile)")
     args = parser.parse_args()
-    command = [sys.executable, "-m", "snakemake", "-n", "--forceall", "--quiet", "rules", "--configfile", args.configfile]
+    command = [
+        sys.executable,
+        "-m",
+        "snakemake",
+        "-n",
+        "--forceall",
+        "--quiet",
+        "rules",
+        "--configfile",
+        args.configfile,
+    ]
     if args.profile:
         command += ["--profile", args.profile]
     times = []
@@ -29,8 +39,10 @@ def main() -> None:
         times.append(time.perf_counter() - start)
     total = re.search(r"^total\s+(\d+)", result.stdout, re.MULTILINE)
     profile = f" --profile {args.profile}" if args.profile else ""
-    print(f"{args.configfile}{profile}: {total.group(1) if total else '?'} jobs; "
-          f"snakemake -n took {min(times):.1f} s (best of {args.repeat}), {sum(times) / len(times):.1f} s on average")
+    print(
+        f"{args.configfile}{profile}: {total.group(1) if total else '?'} jobs; "
+        f"snakemake -n took {min(times):.1f} s (best of {args.repeat}), {sum(times) / len(times):.1f} s on average"
+    )
 
 
 if __name__ == "__main__":

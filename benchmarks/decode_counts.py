@@ -20,7 +20,9 @@ from natcomp.mt.registry import tests_of
 from natcomp.mt.translation_cache import SOURCE_COLUMNS
 
 REPO = Path(__file__).resolve().parents[1]
-RESOURCES = ItemResources(REPO / "resources" / "lexicon", REPO / "resources" / "synonyms.tsv", REPO / "resources" / "idioms.tsv")
+RESOURCES = ItemResources(
+    REPO / "resources" / "lexicon", REPO / "resources" / "synonyms.tsv", REPO / "resources" / "idioms.tsv"
+)
 FLORES_LINES = {"dev": 997, "devtest": 1012}
 EPOCH_TESTS = set(tests_of(checkpoints="epochs"))
 
@@ -69,8 +71,10 @@ def main() -> None:
     for size, n_epochs in checkpoints.items():
         total_lines = best_lines + n_epochs * epoch_lines
         total_unique = best_unique + n_epochs * epoch_unique
-        print(f"per model of size {size}: {total_unique} decodes for {total_lines} source lines "
-              f"(best checkpoint + {n_epochs} epoch checkpoints)")
+        print(
+            f"per model of size {size}: {total_unique} decodes for {total_lines} source lines "
+            f"(best checkpoint + {n_epochs} epoch checkpoints)"
+        )
     n_models = len(mt["seeds"])
     grand = sum(n_models * (best_unique + n * epoch_unique) for n in checkpoints.values())
     print(f"all {n_models * len(checkpoints)} models: {grand} decodes")

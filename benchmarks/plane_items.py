@@ -60,8 +60,10 @@ def main() -> None:
     wall, cpu = time.perf_counter(), cpu_seconds()
     settings = ResourceSettings()
     built = select_phrases(pairs, adjectives, settings)
-    print(f"resource: {len(built.phrases)} phrases, {len(built.hypernyms)} hypernym rows, "
-          f"{len(built.chains)} chains in {time.perf_counter() - wall:.1f} s wall, {cpu_seconds() - cpu:.1f} s CPU")
+    print(
+        f"resource: {len(built.phrases)} phrases, {len(built.hypernyms)} hypernym rows, "
+        f"{len(built.chains)} chains in {time.perf_counter() - wall:.1f} s wall, {cpu_seconds() - cpu:.1f} s CPU"
+    )
 
     wall, cpu = time.perf_counter(), cpu_seconds()
     items = make_items(built.phrases, built.hypernyms, settings.max_distance)

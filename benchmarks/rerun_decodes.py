@@ -54,8 +54,10 @@ def rerun(workdir: Path, config: dict, label: str) -> None:
     start = time.time()
     run_snakemake(workdir, "--cores", "2", "--configfile", str(path))
     jobs, unique, decoded = decodes_since(workdir, start)
-    print(f"{label}: {jobs} translation jobs reran over {unique} unique sentences, decoded {decoded}; "
-          f"sentences decoded twice in all caches: {decoded_twice(workdir)}")
+    print(
+        f"{label}: {jobs} translation jobs reran over {unique} unique sentences, decoded {decoded}; "
+        f"sentences decoded twice in all caches: {decoded_twice(workdir)}"
+    )
 
 
 def main() -> None:

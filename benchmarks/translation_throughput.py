@@ -42,8 +42,13 @@ def main() -> None:
     if not checkpoint.exists():
         raise SystemExit(f"{checkpoint} not found: run `make demo` first or pass --workdir")
     translator = Translator(
-        checkpoint, root / "data-bin" / args.size, root / "corpus" / "bpe" / "codes", "en", "nl",
-        max_tokens=args.max_tokens, threads=1,
+        checkpoint,
+        root / "data-bin" / args.size,
+        root / "corpus" / "bpe" / "codes",
+        "en",
+        "nl",
+        max_tokens=args.max_tokens,
+        threads=1,
     )
     sentences = list(dict.fromkeys(set_sources(root / "items" / "overgeneralisation" / "synthetic.tsv")))
     batched = rate(translator.translate, sentences[: args.sentences])
@@ -51,8 +56,10 @@ def main() -> None:
     print(f"batched ({args.max_tokens} tokens per batch): {batched:.0f} sentences/s on 1 core")
     print(f"per-sentence loop: {looped:.0f} sentences/s")
     print(f"speed-up: {batched / looped:.1f}x")
-    print(f"paper-scale decodes ({PAPER_DECODES:,}, natural sets excluded) at the batched rate of this tiny model: "
-          f"{PAPER_DECODES / batched / 3600:.1f} core-hours")
+    print(
+        f"paper-scale decodes ({PAPER_DECODES:,}, natural sets excluded) at the batched rate of this tiny model: "
+        f"{PAPER_DECODES / batched / 3600:.1f} core-hours"
+    )
 
 
 if __name__ == "__main__":

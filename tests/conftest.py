@@ -125,9 +125,12 @@ def slurm_cluster():
         pytest.fail(f"tests/slurm/cluster_up.sh failed on a machine that should host SLURM:\n{up.stdout}{up.stderr}")
     try:
         yield (
-            "--profile", "slurm",
-            "--slurm-status-command", "squeue",
-            "--slurm-init-seconds-before-status-checks", "2",
+            "--profile",
+            "slurm",
+            "--slurm-status-command",
+            "squeue",
+            "--slurm-init-seconds-before-status-checks",
+            "2",
         )
     finally:
         down = subprocess.run([CLUSTER_SCRIPTS / "cluster_down.sh"], capture_output=True, text=True, timeout=120)

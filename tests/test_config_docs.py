@@ -10,7 +10,14 @@ from snakemake.utils import validate
 REPO = Path(__file__).resolve().parents[1]
 README = REPO / "config" / "README.md"
 # Rows whose demo cell describes the value in words instead of giving it.
-DESCRIBED = {"sizes", "systems", "train.fairseq", "train.epoch_checkpoints", "tests.data_types", "downloads.tatoeba.url"}
+DESCRIBED = {
+    "sizes",
+    "systems",
+    "train.fairseq",
+    "train.epoch_checkpoints",
+    "tests.data_types",
+    "downloads.tatoeba.url",
+}
 
 
 def demo_config() -> dict:
@@ -73,4 +80,6 @@ def test_demo_column_is_the_demo_config(keys, cell):
     values = split_values(cell)
     assert len(values) == len(keys), f"{keys}: {len(keys)} keys but demo cell {cell!r}"
     for key, text in zip(keys, values):
-        assert yaml.safe_load(text) == lookup(config, key), f"mt.{key}: README says {text}, config.yaml has {lookup(config, key)!r}"
+        assert yaml.safe_load(text) == lookup(config, key), (
+            f"mt.{key}: README says {text}, config.yaml has {lookup(config, key)!r}"
+        )

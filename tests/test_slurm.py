@@ -23,7 +23,9 @@ TRAIN_LOG = "results/logs/mt/mt_train/small.seed1.log"
 
 def running_jobs(rule: str) -> list[str]:
     """SLURM ids of the running jobs of ``rule`` (the plugin puts the rule in the job comment)."""
-    listing = subprocess.run(["squeue", "-h", "-t", "RUNNING", "-o", "%i %k"], capture_output=True, text=True, check=True)
+    listing = subprocess.run(
+        ["squeue", "-h", "-t", "RUNNING", "-o", "%i %k"], capture_output=True, text=True, check=True
+    )
     return [line.split()[0] for line in listing.stdout.splitlines() if f"rule_{rule}_" in line]
 
 
@@ -76,8 +78,14 @@ def test_a_job_that_keeps_failing_is_retried_once_then_stops_the_run(slurm_clust
     (work / "misaligned.yaml").write_text(yaml.safe_dump(config))
 
     result = run_snakemake(
-        work, *slurm_cluster, "--configfile", "misaligned.yaml", "--", "results/mt/corpus/raw/train.en",
-        check=False, timeout=600,
+        work,
+        *slurm_cluster,
+        "--configfile",
+        "misaligned.yaml",
+        "--",
+        "results/mt/corpus/raw/train.en",
+        check=False,
+        timeout=600,
     )
     output = result.stdout + result.stderr
     assert result.returncode != 0

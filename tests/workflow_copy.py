@@ -52,5 +52,7 @@ def run_snakemake(
     command, env = snakemake_command(*args)
     result = subprocess.run(command, cwd=workdir, capture_output=True, text=True, env=env, timeout=timeout)
     if check and result.returncode != 0:
-        raise RuntimeError(f"snakemake {' '.join(args)} failed in {workdir}:\n{result.stdout[-5000:]}\n{result.stderr[-5000:]}")
+        raise RuntimeError(
+            f"snakemake {' '.join(args)} failed in {workdir}:\n{result.stdout[-5000:]}\n{result.stderr[-5000:]}"
+        )
     return result

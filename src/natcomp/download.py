@@ -61,4 +61,3 @@ def sha256_of(path: str | Path) -> str:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
     return digest.hexdigest()
-

@@ -61,8 +61,16 @@ def test_the_pretrained_system_has_its_own_rows_in_every_table(demo):
 
 def test_report_lists_tables_and_figures(demo):
     report = (demo / "results" / "report.html").read_text()
-    for name in ("bleu.html", "systematicity.html", "substitutivity.html", "overgeneralisation.html",
-                 "systematicity_summary.html", "systematicity.png", "overgeneralisation.png", "manual_analysis.html"):
+    for name in (
+        "bleu.html",
+        "systematicity.html",
+        "substitutivity.html",
+        "overgeneralisation.html",
+        "systematicity_summary.html",
+        "systematicity.png",
+        "overgeneralisation.png",
+        "manual_analysis.html",
+    ):
         assert name in report, name
 
 

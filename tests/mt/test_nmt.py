@@ -71,9 +71,19 @@ def databin(tmp_path_factory):
             apply_bpe_chunk(root / "codes", root / f"{name}.tok.{lang}", root / f"{name}.bpe.{lang}")
     command = [
         shutil.which("fairseq-preprocess", path=str(Path(sys.executable).parent)) or "fairseq-preprocess",
-        "--source-lang", "en", "--target-lang", "nl",
-        "--trainpref", root / "train.bpe", "--validpref", root / "valid.bpe",
-        "--destdir", root / "bin", "--joined-dictionary", "--workers", "1",
+        "--source-lang",
+        "en",
+        "--target-lang",
+        "nl",
+        "--trainpref",
+        root / "train.bpe",
+        "--validpref",
+        root / "valid.bpe",
+        "--destdir",
+        root / "bin",
+        "--joined-dictionary",
+        "--workers",
+        "1",
     ]
     subprocess.run([str(c) for c in command], check=True, capture_output=True)
     return root
@@ -121,10 +131,22 @@ def test_a_training_not_resumed_is_kept_until_the_new_one_saves_a_checkpoint(tmp
 
 
 def test_unknown_architecture_is_named_before_any_work(databin, tmp_path):
-    with pytest.raises(ConfigError, match=r"mt.train.fairseq.arch: fairseq has no model architecture "
-                       r"'transformer_wmt_en_dee'; did you mean 'transformer_wmt_en_de'"):
-        nmt.train(databin / "bin", tmp_path / "work", tmp_path / "best.pt", tmp_path / "e.tsv", [1],
-                  {**OPTIONS, "arch": "transformer_wmt_en_dee"}, 1, "en", "nl")
+    with pytest.raises(
+        ConfigError,
+        match=r"mt.train.fairseq.arch: fairseq has no model architecture "
+        r"'transformer_wmt_en_dee'; did you mean 'transformer_wmt_en_de'",
+    ):
+        nmt.train(
+            databin / "bin",
+            tmp_path / "work",
+            tmp_path / "best.pt",
+            tmp_path / "e.tsv",
+            [1],
+            {**OPTIONS, "arch": "transformer_wmt_en_dee"},
+            1,
+            "en",
+            "nl",
+        )
     assert not (tmp_path / "work").exists()
 
 
@@ -168,10 +190,22 @@ def test_a_mistyped_option_stops_before_the_trained_model_is_touched(databin, tm
     torch.save({"epoch": 4}, work / "checkpoint_best.pt")
     (work / nmt.FINISHED_STAMP).touch()
     before = sorted(p.name for p in work.iterdir())
-    with pytest.raises(ConfigError, match=r"mt.train.fairseq.max-epochs: fairseq-train has no option --max-epochs; "
-                       r"did you mean 'max-epoch'\?"):
-        nmt.train(databin / "bin", work, tmp_path / "best.pt", tmp_path / "e.tsv", [1],
-                  {**OPTIONS, "max-epochs": 4}, 1, "en", "nl")
+    with pytest.raises(
+        ConfigError,
+        match=r"mt.train.fairseq.max-epochs: fairseq-train has no option --max-epochs; "
+        r"did you mean 'max-epoch'\?",
+    ):
+        nmt.train(
+            databin / "bin",
+            work,
+            tmp_path / "best.pt",
+            tmp_path / "e.tsv",
+            [1],
+            {**OPTIONS, "max-epochs": 4},
+            1,
+            "en",
+            "nl",
+        )
     assert sorted(p.name for p in work.iterdir()) == before
     with pytest.raises(ConfigError, match=r"mt.train.fairseq.lr: fairseq-train refuses it: .*invalid value: 'fast'"):
         nmt.check_fairseq_options({**OPTIONS, "lr": "fast"})
@@ -181,8 +215,15 @@ def test_train_keeps_requested_epochs_and_translates(databin, tmp_path, monkeypa
     out = tmp_path / "model"
     monkeypatch.chdir(tmp_path)  # a relative work dir, as in the workflow
     nmt.train(
-        databin / "bin", "work", out / "best.pt", out / "epochs.tsv", [1, 3],
-        {**OPTIONS, "max-epoch": 4}, seed=1, source_lang="en", target_lang="nl",
+        databin / "bin",
+        "work",
+        out / "best.pt",
+        out / "epochs.tsv",
+        [1, 3],
+        {**OPTIONS, "max-epoch": 4},
+        seed=1,
+        source_lang="en",
+        target_lang="nl",
     )
     assert (out / "epochs.tsv").read_text() == "epoch\tpath\n1\twork/checkpoint1.pt\n3\twork/checkpoint3.pt\n"
     kept = sorted(p.name for p in (tmp_path / "work").glob("checkpoint[0-9]*.pt"))
@@ -270,8 +311,15 @@ def test_checkpoints_load_with_torch_safe_loading(databin, tmp_path):
 
     assert "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD" not in os.environ
     nmt.train(
-        databin / "bin", tmp_path / "w", tmp_path / "best.pt", tmp_path / "e.tsv", [1],
-        {**OPTIONS, "max-epoch": 1}, seed=2, source_lang="en", target_lang="nl",
+        databin / "bin",
+        tmp_path / "w",
+        tmp_path / "best.pt",
+        tmp_path / "e.tsv",
+        [1],
+        {**OPTIONS, "max-epoch": 1},
+        seed=2,
+        source_lang="en",
+        target_lang="nl",
     )
     nmt.allow_fairseq_checkpoint_classes()
     state = torch.load(tmp_path / "best.pt", weights_only=True)
@@ -285,14 +333,16 @@ def test_killed_training_resumes_from_last_checkpoint(databin, tmp_path, caplog)
         f"""
         import json, sys
         from natcomp.mt import nmt
-        nmt.train({str(databin / 'bin')!r}, {str(work)!r}, {str(out / 'best.pt')!r}, {str(out / 'e.tsv')!r},
+        nmt.train({str(databin / "bin")!r}, {str(work)!r}, {str(out / "best.pt")!r}, {str(out / "e.tsv")!r},
                   [6], json.loads(sys.argv[1]), seed=1, source_lang="en", target_lang="nl")
         """
     )
     process = subprocess.Popen([sys.executable, "-c", script, json.dumps(options)], stderr=subprocess.DEVNULL)
     deadline = time.time() + 120
     # Kill once checkpoint_last.pt is whole (a cut-off one is test_cut_off_last_checkpoint_*).
-    while not nmt.is_whole_checkpoint(work / "checkpoint_last.pt") and time.time() < deadline and process.poll() is None:
+    while (
+        not nmt.is_whole_checkpoint(work / "checkpoint_last.pt") and time.time() < deadline and process.poll() is None
+    ):
         time.sleep(0.05)
     process.send_signal(signal.SIGKILL)
     process.wait()
@@ -335,7 +385,9 @@ def test_killed_training_resumes_from_last_checkpoint(databin, tmp_path, caplog)
         (28672, "auto", "fp32", 0, None, (4096, 7, 1)),
     ],
 )
-def test_batch_plan_reaches_the_tokens_per_update_on_any_hardware(tokens, max_tokens, precision, gpus, memory, expected):
+def test_batch_plan_reaches_the_tokens_per_update_on_any_hardware(
+    tokens, max_tokens, precision, gpus, memory, expected
+):
     plan = nmt.plan_batches(tokens, max_tokens, precision, gpus, memory)
     assert (plan.max_tokens, plan.update_freq, plan.world_size) == expected
     assert plan.effective_tokens_per_update >= tokens

@@ -17,13 +17,13 @@ from natcomp.mt.preprocess import (
 
 def test_moses_tokenisation_english_and_dutch():
     assert tokenise("The poet's king, sadly, left.", "en") == "The poet &apos;s king , sadly , left ."
-    assert tokenise("Het kind zegt: \"Dag!\"", "nl") == "Het kind zegt : &quot; Dag ! &quot;"
+    assert tokenise('Het kind zegt: "Dag!"', "nl") == "Het kind zegt : &quot; Dag ! &quot;"
     # No aggressive hyphen splitting, as tokenizer.perl without -a.
     assert tokenise("state-of-the-art", "en") == "state-of-the-art"
 
 
 def test_detokenise_inverts_tokenise():
-    for sentence, lang in [("The poet's king, sadly, left.", "en"), ("Het kind zegt: \"Dag!\"", "nl")]:
+    for sentence, lang in [("The poet's king, sadly, left.", "en"), ('Het kind zegt: "Dag!"', "nl")]:
         assert detokenise(tokenise(sentence, lang), lang) == sentence
     # A known sacremoses limitation: Dutch plural "'s" is not re-attached (see README).
     assert detokenise(tokenise("De auto's rijden.", "nl"), "nl") == "De auto 's rijden."

@@ -49,8 +49,7 @@ def np_phrase(i: int) -> tuple[list[str], str]:
     noun, things, place = NOUNS[i % 10], THINGS[(i // 10) % 10], f"area{i // 100}"
     tokens = ["the", noun, "of", "the", things, "in", place]
     tree = (
-        f"(NP (NP (DT the) (NN {noun})) (PP (IN of) (NP (NP (DT the) (NNS {things})) "
-        f"(PP (IN in) (NP (NN {place}))))))"
+        f"(NP (NP (DT the) (NN {noun})) (PP (IN of) (NP (NP (DT the) (NNS {things})) (PP (IN in) (NP (NN {place}))))))"
     )
     return tokens, tree
 

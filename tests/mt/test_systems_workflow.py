@@ -17,9 +17,7 @@ pytestmark = pytest.mark.workflow
 
 
 def snakemake(*args, env=None):
-    return subprocess.run(
-        [sys.executable, "-m", "snakemake", *args], cwd=REPO, capture_output=True, text=True, env=env
-    )
+    return subprocess.run([sys.executable, "-m", "snakemake", *args], cwd=REPO, capture_output=True, text=True, env=env)
 
 
 def planned_jobs(output: str) -> dict[str, int]:
@@ -56,7 +54,9 @@ def test_the_demo_plans_its_pretrained_system_beside_the_trained_models(tmp_path
 
 def test_only_systems_when_training_is_off(tmp_path):
     config = config_with(tmp_path, "config/paper.yaml", train__enabled=False)
-    result = snakemake("-n", "--forceall", "--quiet", "rules", "--directory", str(tmp_path / "run"), "--configfile", config)
+    result = snakemake(
+        "-n", "--forceall", "--quiet", "rules", "--directory", str(tmp_path / "run"), "--configfile", config
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     jobs = planned_jobs(result.stdout)
     assert jobs["mt_system_translate"] == 3, "the paper config's three released models"
@@ -95,7 +95,9 @@ def test_a_missing_model_stops_the_run_before_any_job(tmp_path):
     assert not (run / "results" / "mt").exists(), "no job ran"
     assert not (run / "results" / "run_name.txt").exists(), "the folder is not claimed by a run that never started"
     # A run that decodes nothing with it does not need the model.
-    config_only = snakemake("--cores", "1", "--directory", str(run), "--configfile", config, "--", "results/config.yaml")
+    config_only = snakemake(
+        "--cores", "1", "--directory", str(run), "--configfile", config, "--", "results/config.yaml"
+    )
     assert config_only.returncode == 0, config_only.stderr[-2000:]
 
 

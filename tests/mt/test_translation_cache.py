@@ -43,7 +43,11 @@ def signature(checkpoint, codes, settings=BEAM5):
 
 def test_signature_names_everything_decoding_depends_on(checkpoint, codes):
     text = signature(checkpoint, codes)
-    assert text.startswith("ckpt:") and "|beam:5|maxlen:1.2*src+10|bpe:" in text and text.endswith("|tok:moses-en|prec:fp32")
+    assert (
+        text.startswith("ckpt:")
+        and "|beam:5|maxlen:1.2*src+10|bpe:" in text
+        and text.endswith("|tok:moses-en|prec:fp32")
+    )
     assert signature(checkpoint, codes, DecodeSettings(4, 1.2, 10)) != text
     assert signature(checkpoint, codes, DecodeSettings(5, 1.5, 10)) != text
     assert signature(checkpoint, codes, DecodeSettings(5, 1.2, 20)) != text
@@ -63,7 +67,9 @@ def test_each_unique_sentence_is_decoded_once_across_runs(tmp_path, checkpoint, 
     stats = translate_with_cache(again, ["c", "a", "d"], translate)
     assert (stats.unique, stats.cached, stats.decoded) == (3, 2, 1)
     assert translate.calls[-1] == ["d"]
-    stats = translate_with_cache(TranslationCache(tmp_path / "cache", signature(checkpoint, codes)), ["a", "d"], translate)
+    stats = translate_with_cache(
+        TranslationCache(tmp_path / "cache", signature(checkpoint, codes)), ["a", "d"], translate
+    )
     assert stats.decoded == 0 and len(translate.calls) == 3
 
 

@@ -46,8 +46,26 @@ def released_files(shared_plane):
 
 # A fixed small noun set (no WordNet scan): common nouns with 3-step unigram hypernym chains.
 DEMO_NOUNS = [
-    "apple", "bank", "cat", "chair", "dog", "doctor", "house", "knife", "lawyer", "letter",
-    "painting", "poem", "river", "shirt", "song", "teacher", "truck", "violin", "wine", "book",
+    "apple",
+    "bank",
+    "cat",
+    "chair",
+    "dog",
+    "doctor",
+    "house",
+    "knife",
+    "lawyer",
+    "letter",
+    "painting",
+    "poem",
+    "river",
+    "shirt",
+    "song",
+    "teacher",
+    "truck",
+    "violin",
+    "wine",
+    "book",
 ]
 
 

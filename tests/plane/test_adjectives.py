@@ -22,9 +22,7 @@ def test_resource_agrees_with_the_list_recovered_from_the_released_splits(shared
     assert dict(zip(released["adjective"], released["class"])) == load_adjectives(DEFAULT_ADJECTIVES)
 
 
-@pytest.mark.parametrize(
-    "cls,expected", [("I", (1, 1, 1)), ("S", (1, 1, 0)), ("N", (1, 1, 0)), ("O", (0, 0, 1))]
-)
+@pytest.mark.parametrize("cls,expected", [("I", (1, 1, 1)), ("S", (1, 1, 0)), ("N", (1, 1, 0)), ("O", (0, 0, 1))])
 def test_label_follows_table_1(cls, expected):
     assert tuple(label(cls, it) for it in ("IT1", "IT2", "IT3")) == expected
 

@@ -12,7 +12,6 @@ from natcomp.plane.pipeline import build_resource, read_items
 from natcomp.plane.items import ResourceSettings
 
 
-
 def test_hypernyms_command(capsys, wn):
     assert main(["plane", "hypernyms", "crossings", "--max-distance", "1"]) == 0
     assert capsys.readouterr().out == "crossings\ttravel\n"
@@ -28,8 +27,22 @@ def test_resource_and_split_commands(tmp_path, wn, demo_nouns):
     items = read_items(tmp_path / "res" / "items.tsv")
     assert set(items["it"]) == {"IT1", "IT2", "IT3"}
     split_settings = json.dumps({"test_noun_fraction": 0.2, "train_draws": 20, "test_draws": 3})
-    args = ["plane", "split", "--resource", str(tmp_path / "res"), "--kind", "good", "--seed", "1",
-            "--settings", split_settings, "--train", str(tmp_path / "train.tsv"), "--test", str(tmp_path / "test.tsv")]
+    args = [
+        "plane",
+        "split",
+        "--resource",
+        str(tmp_path / "res"),
+        "--kind",
+        "good",
+        "--seed",
+        "1",
+        "--settings",
+        split_settings,
+        "--train",
+        str(tmp_path / "train.tsv"),
+        "--test",
+        str(tmp_path / "test.tsv"),
+    ]
     assert main(args) == 0
     first = (tmp_path / "test.tsv").read_bytes()
     assert main(args) == 0

@@ -15,7 +15,9 @@ def test_accuracy_rows_and_table6():
             "predicted": [1, 0, 0, 1],
         }
     )
-    rows = pd.DataFrame(accuracy_rows(predictions, "good", 1) + accuracy_rows(predictions.assign(predicted=1), "good", 2))
+    rows = pd.DataFrame(
+        accuracy_rows(predictions, "good", 1) + accuracy_rows(predictions.assign(predicted=1), "good", 2)
+    )
     overall = rows[rows["class"] == "all"]
     assert list(overall["accuracy"]) == [0.75, 0.75] and list(overall["chance"]) == [0.75, 0.75]
     assert rows[(rows["class"] == "I") & (rows["split"] == 1)]["accuracy"].item() == 0.5
@@ -27,7 +29,9 @@ def test_accuracy_rows_and_table6():
 def test_fine_tune_and_test_on_a_tiny_model(tmp_path, small_resource):
     _, items = small_resource
     sample = items.sample(n=96, random_state=1).reset_index(drop=True)
-    model = hf.build_tiny_model(tmp_path / "base", hf.words_for_vocabulary(list(sample["sentence"])), kind="base", seed=1)
+    model = hf.build_tiny_model(
+        tmp_path / "base", hf.words_for_vocabulary(list(sample["sentence"])), kind="base", seed=1
+    )
     settings = hf.FineTuneSettings(epochs=1, batch_size=16, learning_rate=1e-3, max_length=12, seed=1, device="cpu")
     predictions, result = fine_tune_and_test(str(model), sample.iloc[:64], {"own": sample.iloc[64:]}, settings)
     assert len(predictions) == 32 and set(predictions["predicted"]) <= {0, 1}

@@ -10,13 +10,23 @@ ADJECTIVES = {"red": "I", "famous": "S", "fake": "O", "former": "O"}
 
 def test_select_phrases_filters_like_the_paper(wn):
     pairs = [
-        ("red", "dog"), ("famous", "dog"), ("fake", "dog"), ("Red", "dog"),  # duplicate after lower-casing
+        ("red", "dog"),
+        ("famous", "dog"),
+        ("fake", "dog"),
+        ("Red", "dog"),  # duplicate after lower-casing
         ("big", "dog"),  # adjective not in the list
-        ("red", "qzxv"), ("famous", "qzxv"), ("fake", "qzxv"),  # noun without a synset
-        ("red", "cat"), ("famous", "cat"),  # cat never occurs with an O adjective
+        ("red", "qzxv"),
+        ("famous", "qzxv"),
+        ("fake", "qzxv"),  # noun without a synset
+        ("red", "cat"),
+        ("famous", "cat"),  # cat never occurs with an O adjective
     ]
     resource = select_phrases(pairs, ADJECTIVES, ResourceSettings())
-    assert sorted(zip(resource.phrases["adj"], resource.phrases["noun"])) == [("fake", "dog"), ("famous", "dog"), ("red", "dog")]
+    assert sorted(zip(resource.phrases["adj"], resource.phrases["noun"])) == [
+        ("fake", "dog"),
+        ("famous", "dog"),
+        ("red", "dog"),
+    ]
     assert resource.dropped["adjective not in the list"] == 1
     assert resource.dropped["noun without a noun synset"] == 3
     assert resource.dropped["noun not seen with every class"] == 2
@@ -47,7 +57,12 @@ def test_item_counts_table(wn):
     items = make_items(resource.phrases, resource.hypernyms, {"I": 1, "S": 1, "O": 1})
     counts = item_counts(items)
     assert list(counts.columns) == ["class", "it", "items", "positive"]
-    assert counts.iloc[-1].to_dict() == {"class": "all", "it": "all", "items": len(items), "positive": int(items["label"].sum())}
+    assert counts.iloc[-1].to_dict() == {
+        "class": "all",
+        "it": "all",
+        "items": len(items),
+        "positive": int(items["label"].sum()),
+    }
     assert counts.set_index(["class", "it"]).loc[("S", "IT3"), "positive"] == 0
 
 

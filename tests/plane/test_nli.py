@@ -19,8 +19,11 @@ def test_nli_on_a_tiny_model(tmp_path, small_resource):
     sample = items.groupby(["class", "it"]).head(4).reset_index(drop=True)
     words = hf.words_for_vocabulary(list(sample["sentence"]))
     model = hf.build_tiny_model(
-        tmp_path / "nli", words, kind="sequence_classification",
-        id2label={0: "contradiction", 1: "entailment", 2: "neutral"}, seed=2,
+        tmp_path / "nli",
+        words,
+        kind="sequence_classification",
+        id2label={0: "contradiction", 1: "entailment", 2: "neutral"},
+        seed=2,
     )
     predictions = evaluate_nli(str(model), sample, NliSettings(device="cpu"))
     assert len(predictions) == len(sample) == 36

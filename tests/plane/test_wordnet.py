@@ -58,7 +58,9 @@ def test_results_do_not_change_with_the_hash_seed(wn, tmp_path):
     for seed in ("0", "2"):
         env = {k: v for k, v in os.environ.items() if k != "NLTK_DATA"}
         env["PYTHONHASHSEED"] = seed
-        result = subprocess.run([sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, cwd=tmp_path, check=True)
+        result = subprocess.run(
+            [sys.executable, "-c", _PROBE], capture_output=True, text=True, env=env, cwd=tmp_path, check=True
+        )
         outputs[seed] = json.loads(result.stdout)
     assert outputs["0"]["raw"] != outputs["2"]["raw"], "NLTK's order no longer depends on the hash seed"
     assert outputs["0"]["ours"] == outputs["2"]["ours"]

@@ -72,7 +72,9 @@ def tokenise_chunk(source: str | Path, output: str | Path, lang: str, n_chunks: 
     return count
 
 
-def apply_bpe_chunk(codes: str | Path, source: str | Path, output: str | Path, n_chunks: int = 1, index: int = 0) -> int:
+def apply_bpe_chunk(
+    codes: str | Path, source: str | Path, output: str | Path, n_chunks: int = 1, index: int = 0
+) -> int:
     """Segment chunk ``index`` of ``n_chunks`` of a tokenised file with BPE codes."""
     bpe = load_bpe(codes)
     with atomic_open(output) as out:
@@ -110,9 +112,7 @@ def _line_offsets(buffer: mmap.mmap | bytes) -> np.ndarray:
     return np.concatenate(([0], ends)).astype(np.int64)
 
 
-def shuffle_parallel(
-    sources: Sequence[str | Path], outputs: Sequence[str | Path], seed: int
-) -> int:
+def shuffle_parallel(sources: Sequence[str | Path], outputs: Sequence[str | Path], seed: int) -> int:
     """Shuffle line-aligned files with one seeded permutation; return the number of lines.
 
     Works on memory maps and line offsets, so the corpus itself is never held as Python

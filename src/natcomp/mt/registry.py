@@ -244,7 +244,8 @@ def tests_of(measurement: str | None = None, checkpoints: str | None = None) -> 
     return [
         t.name
         for t in TESTS.values()
-        if (measurement is None or t.measurement == measurement) and (checkpoints is None or t.checkpoints == checkpoints)
+        if (measurement is None or t.measurement == measurement)
+        and (checkpoints is None or t.checkpoints == checkpoints)
     ]
 
 

@@ -35,10 +35,16 @@ def add_subcommands(subparsers) -> None:
     hyp.set_defaults(func=_cmd_hypernyms)
 
     res = commands.add_parser("resource", help="build the PLANE resource and items from AN phrases")
-    res.add_argument("--source", choices=("trees", "text", "released"), required=True,
-                     help="trees: PTB trees; text: raw English parsed with stanza; released: PLANE split files")
+    res.add_argument(
+        "--source",
+        choices=("trees", "text", "released"),
+        required=True,
+        help="trees: PTB trees; text: raw English parsed with stanza; released: PLANE split files",
+    )
     res.add_argument("--input", nargs="+", required=True, type=Path)
-    res.add_argument("--adjectives", type=Path, default=None, help="adjective<TAB>class TSV (default: the shipped list)")
+    res.add_argument(
+        "--adjectives", type=Path, default=None, help="adjective<TAB>class TSV (default: the shipped list)"
+    )
     res.add_argument("--max-distance", type=_distances, default={"I": 3, "S": 3, "O": 1})
     res.add_argument("--out", type=Path, required=True, help="output folder")
     res.set_defaults(func=_cmd_resource)
@@ -47,7 +53,9 @@ def add_subcommands(subparsers) -> None:
     split.add_argument("--resource", type=Path, required=True)
     split.add_argument("--kind", choices=("good", "one_it", "in_distribution"), required=True)
     split.add_argument("--seed", type=int, required=True)
-    split.add_argument("--settings", type=json.loads, default={}, help="JSON object of split settings (see docs/plane.md)")
+    split.add_argument(
+        "--settings", type=json.loads, default={}, help="JSON object of split settings (see docs/plane.md)"
+    )
     split.add_argument("--train", type=Path, required=True)
     split.add_argument("--test", type=Path, required=True)
     split.set_defaults(func=_cmd_split)
@@ -72,9 +80,15 @@ def _cmd_resource(args) -> int:
     from natcomp.plane.pipeline import build_resource
 
     resource, items = build_resource(
-        args.out, args.adjectives or DEFAULT_ADJECTIVES, args.source, args.input, ResourceSettings(max_distance=args.max_distance)
+        args.out,
+        args.adjectives or DEFAULT_ADJECTIVES,
+        args.source,
+        args.input,
+        ResourceSettings(max_distance=args.max_distance),
     )
-    print(f"{len(resource.phrases)} phrases, {resource.phrases['noun'].nunique()} nouns, {len(items)} items -> {args.out}")
+    print(
+        f"{len(resource.phrases)} phrases, {resource.phrases['noun'].nunique()} nouns, {len(items)} items -> {args.out}"
+    )
     return 0
 
 
@@ -82,9 +96,14 @@ def _cmd_split(args) -> int:
     from natcomp.plane import splits
     from natcomp.plane.pipeline import write_split
 
-    settings_class = {"good": splits.GoodSettings, "one_it": splits.OneItSettings,
-                      "in_distribution": splits.InDistributionSettings}[args.kind]
-    n_train, n_test = write_split(args.resource, args.kind, args.seed, settings_class(**args.settings), args.train, args.test)
+    settings_class = {
+        "good": splits.GoodSettings,
+        "one_it": splits.OneItSettings,
+        "in_distribution": splits.InDistributionSettings,
+    }[args.kind]
+    n_train, n_test = write_split(
+        args.resource, args.kind, args.seed, settings_class(**args.settings), args.train, args.test
+    )
     print(f"{args.kind} split {args.seed}: {n_train} train, {n_test} test items")
     return 0
 
@@ -105,7 +124,11 @@ def _cmd_check_released(args) -> int:
             return 2
         train, test = read_released(args.train), read_released(args.files[0])
         one_it = train.attrs["layout"] == "one_it"
-        check_split(train.drop_duplicates("sentence") if one_it else train, test,
-                    roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"), cross_role=one_it)
+        check_split(
+            train.drop_duplicates("sentence") if one_it else train,
+            test,
+            roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"),
+            cross_role=one_it,
+        )
         print(f"{args.train} / {args.files[0]}: disjoint and balanced")
     return 0

@@ -141,9 +141,7 @@ def demo_nouns(settings: CorpusSettings) -> list[str]:
     return sorted(chosen)
 
 
-def generate_corpus(
-    adjectives: Mapping[str, str], nouns: Sequence[str], settings: CorpusSettings
-) -> list[Tree]:
+def generate_corpus(adjectives: Mapping[str, str], nouns: Sequence[str], settings: CorpusSettings) -> list[Tree]:
     """Sentences (as PTB trees) with two AN phrases each: every noun occurs with
     ``adjectives_per_noun[cls]`` adjectives of each class. Deterministic for a seed."""
     rng = random.Random(settings.seed)
@@ -159,9 +157,7 @@ def generate_corpus(
     trees = []
     for (a1, n1), (a2, n2) in zip(phrases[0::2], phrases[1::2]):
         verb = rng.choice(_VERBS)
-        text = (
-            f"(ROOT (S (NP (DT The) (JJ {a1}) (NN {n1})) (VP (VBD {verb}) (NP (DT a) (JJ {a2}) (NN {n2}))) (. .)))"
-        )
+        text = f"(ROOT (S (NP (DT The) (JJ {a1}) (NN {n1})) (VP (VBD {verb}) (NP (DT a) (JJ {a2}) (NN {n2}))) (. .)))"
         trees.append(parse_tree(text))
     return trees
 

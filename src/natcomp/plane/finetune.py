@@ -40,8 +40,12 @@ def fine_tune_and_test(
     frames = []
     for name, test in tests.items():
         probabilities = hf.classify(
-            result.model, tokenizer, list(test["sentence"]), batch_size=max(settings.batch_size, 64),
-            max_length=settings.max_length, device=hf.device(settings.device),
+            result.model,
+            tokenizer,
+            list(test["sentence"]),
+            batch_size=max(settings.batch_size, 64),
+            max_length=settings.max_length,
+            device=hf.device(settings.device),
         )
         frames.append(
             pd.DataFrame(
@@ -68,6 +72,15 @@ def accuracy_rows(predictions: pd.DataFrame, setting: str, split: int) -> list[d
                 continue
             gold = part["gold"].to_numpy()
             chance = max(float(np.mean(gold == 1)), float(np.mean(gold == 0)))
-            rows.append({"setting": setting, "split": split, "test_set": name, "class": cls, "items": len(part),
-                         "accuracy": float(np.mean(gold == part["predicted"].to_numpy())), "chance": chance})
+            rows.append(
+                {
+                    "setting": setting,
+                    "split": split,
+                    "test_set": name,
+                    "class": cls,
+                    "items": len(part),
+                    "accuracy": float(np.mean(gold == part["predicted"].to_numpy())),
+                    "chance": chance,
+                }
+            )
     return rows

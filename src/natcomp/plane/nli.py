@@ -54,13 +54,19 @@ def evaluate_nli(
     entail = entailment_index(model.config.id2label, model_name, key)
     pairs = list(zip(items["c1"], items["c2"]))
     probabilities = hf.classify(
-        model, tokenizer, pairs, batch_size=settings.batch_size, max_length=settings.max_length,
+        model,
+        tokenizer,
+        pairs,
+        batch_size=settings.batch_size,
+        max_length=settings.max_length,
         device=hf.device(settings.device),
     )
     top = probabilities.argmax(axis=1)
     names = [str(model.config.id2label[int(i)]) for i in top]
     if log:
-        log.info("%s: %d pairs, %.1f%% predicted entailment", model_name, len(pairs), 100 * float((top == entail).mean()))
+        log.info(
+            "%s: %d pairs, %.1f%% predicted entailment", model_name, len(pairs), 100 * float((top == entail).mean())
+        )
     frame = items[["class", "it", "adj", "noun", "hyp", "c1", "c2"]].copy()
     frame.insert(0, "model", name or model_name)
     frame["gold"] = items["label"].astype(int).to_numpy()

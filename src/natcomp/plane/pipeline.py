@@ -65,8 +65,12 @@ def require_noun_synsets(path: str | Path, pairs: Sequence[tuple[str, str]]) -> 
         frame = released.read_released(path)
         first = int(frame.index[frame["noun"] == missing[0]][0])
         line = first + (1 if Path(path).suffix == ".pkl" else 2)
-        raise InputError(path, f"noun {missing[0]!r} has no noun synset in WordNet 3.0 "
-                         f"({len(missing)} such noun(s)); expected WordNet nouns", line)
+        raise InputError(
+            path,
+            f"noun {missing[0]!r} has no noun synset in WordNet 3.0 "
+            f"({len(missing)} such noun(s)); expected WordNet nouns",
+            line,
+        )
 
 
 def build_resource(
@@ -84,8 +88,11 @@ def build_resource(
     for reason, count in sorted(resource.dropped.items()):
         log.info("dropped %d phrase(s): %s", count, reason)
     if resource.phrases.empty:
-        raise InputError(paths[0] if paths else "(no input)", "no AN phrase is left after filtering; expected phrases "
-                         "with a listed adjective and a WordNet noun seen with every class")
+        raise InputError(
+            paths[0] if paths else "(no input)",
+            "no AN phrase is left after filtering; expected phrases "
+            "with a listed adjective and a WordNet noun seen with every class",
+        )
     items = items_mod.make_items(resource.phrases, resource.hypernyms, settings.max_distance)
     out = Path(out_dir)
     write_tsv(out / "phrases.tsv", resource.phrases, items_mod.PHRASE_COLUMNS)
@@ -142,7 +149,9 @@ def write_split(
     return len(train), len(test)
 
 
-def evaluation_set(items_path: str | Path, per_class: int, seed: int, out_triplets: str | Path, out_items: str | Path) -> int:
+def evaluation_set(
+    items_path: str | Path, per_class: int, seed: int, out_triplets: str | Path, out_items: str | Path
+) -> int:
     """Sample the triplets of the prompting and NLI evaluations (the paper's Two-Shot test
     set); write them and their three items each (IT1, IT2, IT3)."""
     triplets = items_mod.sample_triplets(read_items(items_path), per_class, seed)
@@ -150,8 +159,20 @@ def evaluation_set(items_path: str | Path, per_class: int, seed: int, out_triple
     rows = []
     for adj, noun, hyp, cls in triplets.itertuples(index=False, name=None):
         for it, c2 in (("IT1", noun), ("IT2", hyp), ("IT3", f"{adj} {hyp}")):
-            rows.append({"sentence": items_mod.sentence(adj, noun, c2), "label": label(cls, it), "class": cls,
-                         "it": it, "adj": adj, "noun": noun, "hyp": hyp, "distance": "", "c1": f"{adj} {noun}", "c2": c2})
+            rows.append(
+                {
+                    "sentence": items_mod.sentence(adj, noun, c2),
+                    "label": label(cls, it),
+                    "class": cls,
+                    "it": it,
+                    "adj": adj,
+                    "noun": noun,
+                    "hyp": hyp,
+                    "distance": "",
+                    "c1": f"{adj} {noun}",
+                    "c2": c2,
+                }
+            )
     write_tsv(out_items, rows, items_mod.ITEM_COLUMNS)
     return len(triplets)
 
@@ -209,7 +230,9 @@ def run_finetune(
     predictions, result = finetune.fine_tune_and_test(model, read_items(train_path), tests, settings, log=log_to or log)
     accuracy = pd.DataFrame(finetune.accuracy_rows(predictions, setting, split), columns=finetune.RESULT_COLUMNS)
     for row in accuracy[accuracy["class"] == "all"].itertuples(index=False):
-        (log_to or log).info("%s split %d on %s: accuracy %.3f (chance %.3f)", setting, split, row.test_set, row.accuracy, row.chance)
+        (log_to or log).info(
+            "%s split %d on %s: accuracy %.3f (chance %.3f)", setting, split, row.test_set, row.accuracy, row.chance
+        )
     write_tsv(out_predictions, predictions.assign(setting=setting, split=split))
     write_tsv(out_accuracy, accuracy, finetune.RESULT_COLUMNS, float_format="%.4f")
     return accuracy
@@ -233,7 +256,9 @@ def prompting_tables(prediction_paths: Sequence[str | Path], out_table4: str | P
     write_tsv(out_cells, cells, float_format="%.1f")
 
 
-def nli_tables(prediction_paths: Sequence[str | Path], out_table5: str | Path, out_figure_data: str | Path) -> pd.DataFrame:
+def nli_tables(
+    prediction_paths: Sequence[str | Path], out_table5: str | Path, out_figure_data: str | Path
+) -> pd.DataFrame:
     """Table 5 analogue and the F1 per model x class x IT of Figure 1."""
     from natcomp.plane.tables import figure1_table, table5
 
@@ -274,7 +299,9 @@ def figure1(figure_data_path: str | Path, out_png: str | Path) -> None:
     plot_f1_by_class_and_it(data, out_png)
 
 
-def demo_models(items_path: str | Path, verbalisers: Mapping[str, Sequence[str]], tiny: Mapping, out_masked_lm, out_nli) -> None:
+def demo_models(
+    items_path: str | Path, verbalisers: Mapping[str, Sequence[str]], tiny: Mapping, out_masked_lm, out_nli
+) -> None:
     """The demo's tiny, untrained masked LM and NLI model (``natcomp.hf.build_tiny_model``).
 
     Their vocabulary holds every word of the evaluation items, of the prompt templates and
@@ -292,8 +319,12 @@ def demo_models(items_path: str | Path, verbalisers: Mapping[str, Sequence[str]]
     size = {k: tiny[k] for k in ("hidden_size", "layers", "heads")}
     hf.build_tiny_model(out_masked_lm, vocabulary, kind="masked_lm", seed=tiny["seed"], **size)
     hf.build_tiny_model(
-        out_nli, vocabulary, kind="sequence_classification", seed=tiny["seed"],
-        id2label={0: "entailment", 1: "neutral", 2: "contradiction"}, **size,
+        out_nli,
+        vocabulary,
+        kind="sequence_classification",
+        seed=tiny["seed"],
+        id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+        **size,
     )
 
 
@@ -310,14 +341,25 @@ def check_released(paths: Sequence[str | Path], seeds: Sequence[int], out: str |
             sides = {side: read_released(by_name[f"{layout}_{side}_{seed}.pkl"], layout) for side in ("train", "test")}
             for side, frame in sides.items():
                 wrong = released.label_disagreements(frame)
-                rows.append({"split": seed, "layout": layout, "side": side, "rows": len(frame),
-                             "label_agreement": (len(frame) - len(wrong)) / len(frame),
-                             "duplicates": int(frame["sentence"].duplicated().sum()),
-                             "draws": splits.check_blocks(frame.drop_duplicates("sentence"), layout) if side == "test" else ""})
+                rows.append(
+                    {
+                        "split": seed,
+                        "layout": layout,
+                        "side": side,
+                        "rows": len(frame),
+                        "label_agreement": (len(frame) - len(wrong)) / len(frame),
+                        "duplicates": int(frame["sentence"].duplicated().sum()),
+                        "draws": splits.check_blocks(frame.drop_duplicates("sentence"), layout)
+                        if side == "test"
+                        else "",
+                    }
+                )
             one_it = layout == "one_it"
             splits.check_split(
-                sides["train"].drop_duplicates("sentence"), sides["test"],
-                roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"), cross_role=one_it,
+                sides["train"].drop_duplicates("sentence"),
+                sides["test"],
+                roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"),
+                cross_role=one_it,
             )
             log.info("released %s split %d: disjoint and balanced", layout, seed)
     table = pd.DataFrame(rows)

@@ -37,7 +37,17 @@ TEMPLATES = {
 ANSWERS = ("vocabulary", "verbalisers")
 VERBALISERS = {"GP": ("good", "poor"), "TF": ("true", "false"), "PN": ("positive", "negative")}
 PREDICTION_COLUMNS = [
-    "model", "template", "verbaliser", "premises", "class", "it", "adj", "noun", "hyp", "gold", "predicted",
+    "model",
+    "template",
+    "verbaliser",
+    "premises",
+    "class",
+    "it",
+    "adj",
+    "noun",
+    "hyp",
+    "gold",
+    "predicted",
 ]
 
 
@@ -72,7 +82,8 @@ def build_prompts(triplets: pd.DataFrame, template: str, verbaliser: tuple[str, 
             others = [o for o in INFERENCE_TYPES if o != it]
             for order in (others, others[::-1]):
                 premises = [
-                    premise_form.format(c1=c1, c2=_c2(o, adj, noun, hyp), v=verbaliser[1 - label(cls, o)]) for o in order
+                    premise_form.format(c1=c1, c2=_c2(o, adj, noun, hyp), v=verbaliser[1 - label(cls, o)])
+                    for o in order
                 ]
                 hypothesis = hypothesis_form.format(c1=c1, c2=_c2(it, adj, noun, hyp), mask=mask_token)
                 rows.append(
@@ -90,7 +101,9 @@ def build_prompts(triplets: pd.DataFrame, template: str, verbaliser: tuple[str, 
     return pd.DataFrame(rows)
 
 
-def mask_top_tokens(model, tokenizer, texts: Sequence[str], *, batch_size: int, max_length: int, device=None) -> np.ndarray:
+def mask_top_tokens(
+    model, tokenizer, texts: Sequence[str], *, batch_size: int, max_length: int, device=None
+) -> np.ndarray:
     """The id of the top-scoring vocabulary token at the (single) mask of each text, input order."""
     run_device = hf.device(device or "auto") if not isinstance(device, torch.device) else device
     model.to(run_device).eval()
@@ -134,14 +147,23 @@ def evaluate_prompting(
             positive, negative = ids[verbaliser_name]
             if settings.answer == "vocabulary":
                 top = mask_top_tokens(
-                    model, tokenizer, texts, batch_size=settings.batch_size,
-                    max_length=settings.max_length, device=settings.device,
+                    model,
+                    tokenizer,
+                    texts,
+                    batch_size=settings.batch_size,
+                    max_length=settings.max_length,
+                    device=settings.device,
                 )
                 predicted = np.where(top == positive, 1, np.where(top == negative, 0, NOT_A_LABEL))
             else:
                 scores = hf.masked_token_probabilities(
-                    model, tokenizer, texts, [positive, negative], batch_size=settings.batch_size,
-                    max_length=settings.max_length, device=hf.device(settings.device),
+                    model,
+                    tokenizer,
+                    texts,
+                    [positive, negative],
+                    batch_size=settings.batch_size,
+                    max_length=settings.max_length,
+                    device=hf.device(settings.device),
                 )
                 predicted = (scores[:, 0] > scores[:, 1]).astype(int)
             frames.append(
@@ -150,6 +172,12 @@ def evaluate_prompting(
                 )
             )
             if log:
-                log.info("%s %s %s: %d prompts, %.1f%% verbaliser answers", model_name, template, verbaliser_name, len(prompts),
-                         100 * float((predicted != NOT_A_LABEL).mean()))
+                log.info(
+                    "%s %s %s: %d prompts, %.1f%% verbaliser answers",
+                    model_name,
+                    template,
+                    verbaliser_name,
+                    len(prompts),
+                    100 * float((predicted != NOT_A_LABEL).mean()),
+                )
     return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]

@@ -18,7 +18,9 @@ def plot_f1_by_class_and_it(data: pd.DataFrame, out_png: str | Path) -> None:
     import matplotlib.pyplot as plt
 
     models = list(dict.fromkeys(data["model"]))
-    figure, axes = plt.subplots(1, max(1, len(models)), figsize=(3.6 * max(1, len(models)), 3.2), sharey=True, squeeze=False)
+    figure, axes = plt.subplots(
+        1, max(1, len(models)), figsize=(3.6 * max(1, len(models)), 3.2), sharey=True, squeeze=False
+    )
     for axis, model in zip(axes[0], models):
         part = data[data["model"] == model]
         for cls in CLASSES:

@@ -135,7 +135,11 @@ def _draw(units, attested, allowed, need, n_draws, rng, rows_of) -> list[tuple]:
 def _good_rows(noun, hyp_distance, adjectives):
     hyp, distance = hyp_distance
     for adj, cls in adjectives:
-        for it, c2, d, h in (("IT1", noun, 0, hyp), ("IT2", hyp, distance, hyp), ("IT3", f"{adj} {hyp}", distance, hyp)):
+        for it, c2, d, h in (
+            ("IT1", noun, 0, hyp),
+            ("IT2", hyp, distance, hyp),
+            ("IT3", f"{adj} {hyp}", distance, hyp),
+        ):
             yield (sentence(adj, noun, c2), label(cls, it), cls, it, adj, noun, h, d, f"{adj} {noun}", c2)
 
 
@@ -145,7 +149,18 @@ def _one_it_rows(noun, chain, adjectives):
         for i in range(len(words)):
             for j in range(i + 1, len(words)):
                 x, y = words[i], words[j]
-                yield (sentence(adj, x, f"{adj} {y}"), label(cls, "IT3"), cls, "IT3", adj, x, y, j - i, f"{adj} {x}", f"{adj} {y}")
+                yield (
+                    sentence(adj, x, f"{adj} {y}"),
+                    label(cls, "IT3"),
+                    cls,
+                    "IT3",
+                    adj,
+                    x,
+                    y,
+                    j - i,
+                    f"{adj} {x}",
+                    f"{adj} {y}",
+                )
 
 
 def _frame(rows) -> pd.DataFrame:
@@ -160,7 +175,9 @@ def good_split(resource: Resource, settings: GoodSettings, seed: int) -> tuple[p
     attested = _attested(phrases)
     need = settings.adjectives_per_draw
     hyps: dict[str, list[tuple[str, int]]] = defaultdict(list)
-    for noun, hyp, distance in zip(resource.hypernyms["noun"], resource.hypernyms["hyp"], resource.hypernyms["distance"]):
+    for noun, hyp, distance in zip(
+        resource.hypernyms["noun"], resource.hypernyms["hyp"], resource.hypernyms["distance"]
+    ):
         if int(distance) <= settings.hypernym_max_distance and noun in attested:
             hyps[noun].append((hyp, int(distance)))
     nouns = sorted(hyps)
@@ -243,9 +260,14 @@ def in_distribution_split(
         positive, negative = side[side["label"] == 1], side[side["label"] == 0]
         n = min(len(positive), len(negative))
         keep = pd.concat(
-            [positive.sample(n=n, random_state=rng.randrange(2**31)), negative.sample(n=n, random_state=rng.randrange(2**31))]
+            [
+                positive.sample(n=n, random_state=rng.randrange(2**31)),
+                negative.sample(n=n, random_state=rng.randrange(2**31)),
+            ]
         )
-        sides.append(keep.sort_values(["noun", "adj", "it", "hyp"]).assign(draw=-1).reset_index(drop=True)[SPLIT_COLUMNS])
+        sides.append(
+            keep.sort_values(["noun", "adj", "it", "hyp"]).assign(draw=-1).reset_index(drop=True)[SPLIT_COLUMNS]
+        )
     train, test = sides
     overlap = set(zip(train["adj"], train["noun"])) & set(zip(test["adj"], test["noun"]))
     if overlap:

@@ -30,9 +30,17 @@ def table5(predictions: pd.DataFrame) -> pd.DataFrame:
     for model, group in cells.groupby("model", sort=False):
         for cls in CLASSES:
             cell = group[group["class"] == cls]
-            rows.append({"model": model, "class": cls, "f1": float(cell["f1"].iloc[0]) if len(cell) else np.nan,
-                         "items": int(cell["items"].iloc[0]) if len(cell) else 0})
-        rows.append({"model": model, "class": "Average", "f1": float(group["f1"].mean()), "items": int(group["items"].sum())})
+            rows.append(
+                {
+                    "model": model,
+                    "class": cls,
+                    "f1": float(cell["f1"].iloc[0]) if len(cell) else np.nan,
+                    "items": int(cell["items"].iloc[0]) if len(cell) else 0,
+                }
+            )
+        rows.append(
+            {"model": model, "class": "Average", "f1": float(group["f1"].mean()), "items": int(group["items"].sum())}
+        )
     return pd.DataFrame(rows)
 
 
@@ -41,7 +49,10 @@ def figure1_table(predictions: pd.DataFrame) -> pd.DataFrame:
     table = f1_table(predictions, ["model", "class", "it"])
     order = {c: i for i, c in enumerate(CLASSES)}
     its = {it: i for i, it in enumerate(INFERENCE_TYPES)}
-    return table.sort_values(["model", "class", "it"], key=lambda s: s.map(order) if s.name == "class" else (s.map(its) if s.name == "it" else s)).reset_index(drop=True)
+    return table.sort_values(
+        ["model", "class", "it"],
+        key=lambda s: s.map(order) if s.name == "class" else (s.map(its) if s.name == "it" else s),
+    ).reset_index(drop=True)
 
 
 def table6(results: pd.DataFrame) -> pd.DataFrame:
@@ -50,6 +61,14 @@ def table6(results: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for (setting, test_set), group in overall.groupby(["setting", "test_set"], sort=True):
         mean, sd = mean_sd(group["accuracy"])
-        rows.append({"setting": setting, "test_set": test_set, "splits": len(group), "accuracy_mean": mean,
-                     "accuracy_sd": sd, "chance": float(group["chance"].mean())})
+        rows.append(
+            {
+                "setting": setting,
+                "test_set": test_set,
+                "splits": len(group),
+                "accuracy_mean": mean,
+                "accuracy_sd": sd,
+                "chance": float(group["chance"].mean()),
+            }
+        )
     return pd.DataFrame(rows)

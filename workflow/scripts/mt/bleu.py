@@ -14,5 +14,7 @@ with logged(snakemake.log[0]) as log:
         "decode_signature": translation_signature(inputs.translations),
     }
     translations = read_translations(inputs.translations, read_lines(inputs.sources))
-    score = write_bleu(translations, inputs.sources, inputs.references, snakemake.params.target, keys, snakemake.output[0])
+    score = write_bleu(
+        translations, inputs.sources, inputs.references, snakemake.params.target, keys, snakemake.output[0]
+    )
     log.info("BLEU %.2f", score)

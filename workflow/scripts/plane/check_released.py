@@ -1,4 +1,5 @@
 """Label agreement, block structure and train/test disjointness of the released splits."""
+
 from natcomp.plane.pipeline import check_released
 from natcomp.rulelog import logged
 

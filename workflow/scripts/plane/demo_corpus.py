@@ -1,4 +1,5 @@
 """The demo corpus: generated sentences with AN phrases, as PTB trees."""
+
 from natcomp.plane.corpus import CorpusSettings
 from natcomp.plane.pipeline import demo_corpus
 from natcomp.rulelog import logged

@@ -1,4 +1,5 @@
 """Fine-tune on one split; accuracy on its test side and on the released test split."""
+
 from natcomp.hf import FineTuneSettings, set_threads
 from natcomp.plane.pipeline import run_finetune
 from natcomp.rulelog import logged

@@ -1,4 +1,5 @@
 """Table 6 analogue: fine-tuning accuracy, mean and sd over the splits."""
+
 from natcomp.plane.pipeline import finetune_table
 from natcomp.rulelog import logged
 

@@ -1,4 +1,5 @@
 """Items per adjective class and inference type."""
+
 from natcomp.plane.pipeline import items_table
 from natcomp.rulelog import logged
 

@@ -1,4 +1,5 @@
 """Table 5 analogue and Figure 1 (F1 per class and IT of each NLI model)."""
+
 from natcomp.plane.pipeline import figure1, nli_tables
 from natcomp.rulelog import logged
 

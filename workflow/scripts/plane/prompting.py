@@ -1,4 +1,5 @@
 """Two-shot prompting predictions of one masked LM."""
+
 from natcomp.hf import set_threads
 from natcomp.plane.pipeline import run_prompting
 from natcomp.plane.prompting import PromptSettings
@@ -7,5 +8,11 @@ from natcomp.rulelog import logged
 with logged(snakemake.log[0]) as log:
     set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     options = {k: v for k, v in dict(snakemake.params.prompting).items() if k not in ("enabled", "models")}
-    run_prompting(snakemake.params.location, snakemake.input.triplets, snakemake.output[0],
-                  PromptSettings(**options), log_to=log, name=snakemake.wildcards.model)
+    run_prompting(
+        snakemake.params.location,
+        snakemake.input.triplets,
+        snakemake.output[0],
+        PromptSettings(**options),
+        log_to=log,
+        name=snakemake.wildcards.model,
+    )

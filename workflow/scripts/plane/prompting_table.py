@@ -1,4 +1,5 @@
 """Table 4 analogue and F1 per template, verbaliser, class and IT."""
+
 from natcomp.plane.pipeline import prompting_tables
 from natcomp.rulelog import logged
 

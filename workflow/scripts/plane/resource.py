@@ -1,4 +1,5 @@
 """AN phrases -> the PLANE resource (phrases, hypernyms, chains) and its items."""
+
 from pathlib import Path
 
 from natcomp.plane.items import ResourceSettings

@@ -1,11 +1,16 @@
 """One train/test split of one kind and seed, checked before it is written."""
+
 from pathlib import Path
 
 from natcomp.plane import splits
 from natcomp.plane.pipeline import write_split
 from natcomp.rulelog import logged
 
-SETTINGS = {"good": splits.GoodSettings, "one_it": splits.OneItSettings, "in_distribution": splits.InDistributionSettings}
+SETTINGS = {
+    "good": splits.GoodSettings,
+    "one_it": splits.OneItSettings,
+    "in_distribution": splits.InDistributionSettings,
+}
 
 with logged(snakemake.log[0]) as log:
     kind = snakemake.wildcards.kind

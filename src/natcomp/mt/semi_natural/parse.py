@@ -95,7 +95,7 @@ class StanzaNotInstalled(NatcompError):
 
 def download_command(model_dir: str | Path) -> str:
     """The shell command that downloads the models :func:`load_pipeline` needs."""
-    return f"python -c \"import stanza; stanza.download('en', model_dir='{model_dir}', " f"processors='{PROCESSORS}')\""
+    return f"python -c \"import stanza; stanza.download('en', model_dir='{model_dir}', processors='{PROCESSORS}')\""
 
 
 # --------------------------------------------------------------------------------------
