@@ -30,7 +30,7 @@ import sacrebleu
 import torch
 import yaml
 
-from natcomp.hf_seq2seq import Seq2SeqTrainingSettings, build_tiny_translation_model, train_translation_model
+from natcomp.hf.seq2seq import Seq2SeqTrainingSettings, build_tiny_translation_model, train_translation_model
 from natcomp.mt import nmt
 from natcomp.mt.demo_corpus import generate_pairs, split_heldout
 from natcomp.mt.hf_translation import HFDecodeSettings, HFTranslator

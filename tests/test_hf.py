@@ -562,7 +562,7 @@ def test_hub_offline_reads_the_environment_at_call_time(monkeypatch):
 def test_mismatched_torchaudio_is_hidden_from_transformers(monkeypatch):
     import sys
 
-    from natcomp import hf_torchaudio as guard
+    from natcomp.hf import torchaudio_guard as guard
 
     versions = {"torch": "2.13.0+cpu", "torchaudio": "2.11.0"}
     monkeypatch.setattr(guard.importlib.metadata, "version", versions.__getitem__)

@@ -1,4 +1,4 @@
-"""natcomp.hf_seq2seq: tiny Marian and M2M100 models with their real tokenizers, built from
+"""natcomp.hf.seq2seq: tiny Marian and M2M100 models with their real tokenizers, built from
 a handful of sentences, saved, loaded back through from_pretrained, and trained."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from safetensors.torch import load_file
 
 from natcomp import hf
 from natcomp.errors import ConfigError
-from natcomp.hf_seq2seq import (
+from natcomp.hf.seq2seq import (
     Seq2SeqTrainingSettings,
     build_tiny_translation_model,
     load_seq2seq,

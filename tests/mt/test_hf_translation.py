@@ -13,8 +13,8 @@ import pytest
 import torch
 
 from natcomp.errors import ConfigError
-from natcomp.hf_models import build_tiny_model, save_model
-from natcomp.hf_seq2seq import Seq2SeqTrainingSettings, build_tiny_translation_model, train_translation_model
+from natcomp.hf.models import build_tiny_model, save_model
+from natcomp.hf.seq2seq import Seq2SeqTrainingSettings, build_tiny_translation_model, train_translation_model
 from natcomp.mt.demo_corpus import generate_pairs
 from natcomp.mt.hf_translation import (
     FLORES200_CODES,

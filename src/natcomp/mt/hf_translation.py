@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from natcomp.errors import ConfigError
-from natcomp.hf_inference import length_sorted_batches
-from natcomp.hf_models import check_model_available, device, set_threads
-from natcomp.hf_seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
+from natcomp.hf.inference import length_sorted_batches
+from natcomp.hf.models import check_model_available, device, set_threads
+from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
-from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf_seq2seq)
+from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
 
 log = logging.getLogger(__name__)
 

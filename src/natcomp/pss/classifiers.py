@@ -116,7 +116,7 @@ def predict_head(head: torch.nn.Module, embeddings: np.ndarray) -> np.ndarray:
 class EncoderClassifier(torch.nn.Module):
     """An encoder, pooling of its last layer (``cls`` or ``mean``) and a head: the FT model.
 
-    Fulfils :mod:`natcomp.hf_training`'s contract: ``forward(input_ids, attention_mask,
+    Fulfils :mod:`natcomp.hf.training`'s contract: ``forward(input_ids, attention_mask,
     token_type_ids=None, labels=None)`` returns ``{"loss", "logits"}``.
     """
 

@@ -2,14 +2,16 @@
 length-sorted batched inference, fine-tuning, atomic saving and tiny test models.
 
 Used by the NonCompSST, PLANE, PSS and TRE families; sequence-to-sequence translation
-models (hf_seq2seq) by the MT family. See docs/hf.md.
+models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (devices,
+finding, checking and loading models, tiny models), ``inference``, ``training``,
+``seq2seq`` and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
 """
 
-from natcomp.hf_torchaudio import hide_mismatched_torchaudio
+from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
 
-from natcomp.hf_inference import (  # noqa: E402
+from natcomp.hf.inference import (  # noqa: E402
     POOLINGS,
     TextInput,
     classify,
@@ -21,7 +23,7 @@ from natcomp.hf_inference import (  # noqa: E402
     single_token_id,
     tokenize,
 )
-from natcomp.hf_models import (  # noqa: E402
+from natcomp.hf.models import (  # noqa: E402
     SHIPPED_MODELS,
     SPECIAL_TOKENS,
     TINY_MODEL_KINDS,
@@ -39,7 +41,7 @@ from natcomp.hf_models import (  # noqa: E402
     shipped_model_path,
     words_for_vocabulary,
 )
-from natcomp.hf_seq2seq import (  # noqa: E402
+from natcomp.hf.seq2seq import (  # noqa: E402
     SEQ2SEQ_SCHEDULES,
     TINY_TRANSLATION_FAMILIES,
     Seq2SeqTrainingSettings,
@@ -47,7 +49,7 @@ from natcomp.hf_seq2seq import (  # noqa: E402
     load_seq2seq,
     train_translation_model,
 )
-from natcomp.hf_training import (  # noqa: E402
+from natcomp.hf.training import (  # noqa: E402
     SCHEDULERS,
     FineTuneResult,
     FineTuneSettings,

@@ -20,8 +20,8 @@ import numpy as np
 import torch
 
 from natcomp.errors import ConfigError
-from natcomp.hf_inference import TextInput, length_sorted_batches, model_inputs, output_field, tokenize
-from natcomp.hf_models import device as pick_device
+from natcomp.hf.inference import TextInput, length_sorted_batches, model_inputs, output_field, tokenize
+from natcomp.hf.models import device as pick_device
 
 logger = logging.getLogger(__name__)
 
@@ -217,7 +217,7 @@ def fine_tune_classifier(
             output = model(**model_inputs(model, batch, run_device), labels=labels_tensor[indices].to(run_device))
             loss = output_field(output, "loss")
             if loss is None:
-                raise TypeError("the model returned no loss for labels; see natcomp.hf_training for the contract")
+                raise TypeError("the model returned no loss for labels; see natcomp.hf.training for the contract")
             loss.backward()
             if settings.gradient_clip is not None:
                 torch.nn.utils.clip_grad_norm_(model.parameters(), settings.gradient_clip)

@@ -1,7 +1,7 @@
 """Hugging Face sequence-to-sequence (translation) models: loading, tiny models, training.
 
 * :func:`load_seq2seq` loads a tokenizer and an ``AutoModelForSeq2SeqLM`` the way every
-  other loader of :mod:`natcomp.hf_models` does (offline-safe, one-line ``ConfigError``).
+  other loader of :mod:`natcomp.hf.models` does (offline-safe, one-line ``ConfigError``).
 * :func:`build_tiny_translation_model` makes a tiny, randomly initialised Marian or M2M100
   model with a SentencePiece tokenizer trained on the given texts, in exactly the files the
   family's real tokenizer class reads, so tests and the demo go through the real
@@ -27,13 +27,13 @@ from pathlib import Path
 
 import torch
 
-from natcomp.hf_torchaudio import hide_mismatched_torchaudio
+from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
 
-from natcomp.hf_models import _load, save_model, set_threads  # noqa: E402
-from natcomp.hf_models import device as pick_device  # noqa: E402
-from natcomp.hf_training import training_setting_problems  # noqa: E402
+from natcomp.hf.models import _load, save_model, set_threads  # noqa: E402
+from natcomp.hf.models import device as pick_device  # noqa: E402
+from natcomp.hf.training import training_setting_problems  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -54,7 +54,7 @@ _M2M100_HEAD = ("<s>", "<pad>", "</s>", "<unk>")
 def load_seq2seq(name_or_path: str | os.PathLike, key: str = "model"):
     """``(tokenizer, model)`` of a sequence-to-sequence model (``AutoTokenizer``,
     ``AutoModelForSeq2SeqLM``), the model in eval mode; a missing model is a
-    :class:`ConfigError` naming ``key`` (see :func:`natcomp.hf_models.check_model_available`)."""
+    :class:`ConfigError` naming ``key`` (see :func:`natcomp.hf.models.check_model_available`)."""
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
     tokenizer = _load(AutoTokenizer, "tokenizer", name_or_path, key)
@@ -184,7 +184,7 @@ def build_tiny_translation_model(
     (``MarianMTModel`` / ``M2M100ForConditionalGeneration``: ``layers`` encoder and decoder
     layers, shared embeddings) is initialised from ``seed``; its generation config decodes
     with ``num_beams`` beams up to ``max_length`` tokens (M2M100: forced to start with the
-    target language token). Saved atomically (:func:`natcomp.hf_models.save_model`) and
+    target language token). Saved atomically (:func:`natcomp.hf.models.save_model`) and
     loadable offline with ``AutoTokenizer`` / ``AutoModelForSeq2SeqLM``. Equal arguments
     give equal weights and tokenizer files. Returns ``directory``.
     """
