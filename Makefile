@@ -7,7 +7,7 @@ INSTALLED := $(VENV)/.installed
 export PATH := $(VENV)/bin:$(PATH)
 CORES ?= 2
 
-.PHONY: demo test install report dag clean
+.PHONY: demo test lint install report dag clean
 
 install: $(INSTALLED)
 
@@ -27,8 +27,16 @@ demo: $(INSTALLED)
 	$(VENV)/bin/snakemake --cores $(CORES)
 	$(VENV)/bin/snakemake --cores $(CORES) --report results/report.html
 
+# The tests include the lint checks (ruff check, ruff format --check, snakemake --lint,
+# snakefmt: tests/test_workflow.py); `make lint` runs the same checks alone, in seconds.
 test: $(INSTALLED)
 	$(VENV)/bin/python -m pytest
+
+lint: $(INSTALLED)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/snakefmt --check Snakefile workflow/rules
+	$(VENV)/bin/snakemake --lint
 
 dag: $(INSTALLED)
 	mkdir -p results

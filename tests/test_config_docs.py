@@ -83,3 +83,16 @@ def test_demo_column_is_the_demo_config(keys, cell):
         assert yaml.safe_load(text) == lookup(config, key), (
             f"mt.{key}: README says {text}, config.yaml has {lookup(config, key)!r}"
         )
+
+
+def _readme_columns(table_path: str) -> list[str]:
+    """The backquoted column list the README's output table gives for ``table_path``."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    row = next(line for line in readme.splitlines() if line.startswith(f"| `{table_path}` |"))
+    return row.split("|")[2].strip().split("`")[1].split(", ")
+
+
+def test_readme_names_the_bleu_columns_the_code_writes():
+    from natcomp.mt.bleu import BLEU_COLUMNS
+
+    assert _readme_columns("results/tables/mt/bleu.tsv") == BLEU_COLUMNS

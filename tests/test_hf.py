@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import dataclasses
 import importlib.util
-import os
 from pathlib import Path
 
 import numpy as np

@@ -83,6 +83,16 @@ def test_a_disabled_family_adds_no_job(tmp_path):
     assert set(jobs) <= {"all", "run_config", "total"}, f"only the record of the run's config: {jobs}"
 
 
+def test_a_family_is_switched_off_from_the_command_line():
+    """The documented form (README, "Switching families off"): --config FAMILY='{enabled: false}'."""
+    jobs = dry_run_jobs("--config", "plane={enabled: false}", "tre={enabled: False}")
+    assert not [rule for rule in jobs if rule.startswith(("plane_", "tre_"))], jobs
+    assert [rule for rule in jobs if rule.startswith("pss_")], "the other families still run"
+    result = snakemake("-n", "--config", "plane={enabled: perhaps}", check=False)
+    assert result.returncode != 0
+    assert "plane.enabled: 'perhaps' is not true or false" in result.stdout + result.stderr
+
+
 def test_lint_is_clean():
     result = snakemake("--lint", check=False)
     assert result.returncode == 0, result.stdout + result.stderr
@@ -95,6 +105,23 @@ def test_snakefmt_is_clean():
     files = ["Snakefile", *map(str, sorted((REPO / "workflow" / "rules").rglob("*.smk")))]
     result = subprocess.run([snakefmt, "--check", *files], cwd=REPO, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def _ruff(*args: str) -> subprocess.CompletedProcess:
+    """ruff from the venv (pinned in requirements.txt), with the settings in pyproject.toml."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent))
+    assert ruff is not None, "ruff is not installed next to this Python: run make install"
+    return subprocess.run([ruff, *args], cwd=REPO, capture_output=True, text=True)
+
+
+def test_ruff_check_is_clean():
+    result = _ruff("check", "--output-format", "concise", ".")
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_ruff_format_is_clean():
+    result = _ruff("format", "--check", ".")
+    assert result.returncode == 0, result.stdout + result.stderr
 
 
 @pytest.mark.parametrize(

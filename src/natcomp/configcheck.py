@@ -47,6 +47,85 @@ def load_schema(path: str | Path) -> dict:
         return yaml.safe_load(handle)
 
 
+_BOOLEAN_WORDS = {"true": True, "false": False}
+
+
+def read_typed_strings(config: dict, schema: Mapping) -> dict:
+    """Give text values the type the schema asks for, in place; returns ``config``.
+
+    Snakemake reads a nested ``--config`` value as YAML with every scalar kept as text
+    (``--config plane='{enabled: false}'`` gives ``{"enabled": "false"}``). Where the schema
+    expects a boolean, an integer or a number and no string, the text ``true``/``false``
+    (any case), an integer or a number becomes that value; any other text is left for
+    :func:`check_config` to report. A value the schema allows as a string stays text.
+    """
+    _read_typed(config, schema, schema)
+    return config
+
+
+def _resolve(schema, root: Mapping):
+    """A local ``$ref`` (``#/$defs/name``) replaced by what it points at."""
+    while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and schema["$ref"].startswith("#/"):
+        target = root
+        for part in schema["$ref"][2:].split("/"):
+            target = target.get(part, {}) if isinstance(target, Mapping) else {}
+        schema = target
+    return schema
+
+
+def _alternatives(schema: Mapping, root: Mapping) -> list[Mapping]:
+    """The schema and each branch of its oneOf/anyOf, references resolved."""
+    branches = [schema]
+    for keyword in ("oneOf", "anyOf"):
+        branches += [_resolve(branch, root) for branch in schema.get(keyword, ())]
+    return [branch for branch in branches if isinstance(branch, Mapping)]
+
+
+def _types(schema: Mapping) -> set[str]:
+    expected = schema.get("type")
+    return {expected} if isinstance(expected, str) else set(expected or ())
+
+
+def _read_typed(value, schema, root: Mapping):
+    schema = _resolve(schema, root)
+    if not isinstance(schema, Mapping):
+        return value
+    branches = _alternatives(schema, root)
+    if isinstance(value, dict):
+        for branch in branches:
+            properties = branch.get("properties", {})
+            extra = branch.get("additionalProperties")
+            for key in list(value):
+                sub_schema = properties.get(key, extra if isinstance(extra, Mapping) else None)
+                if sub_schema is not None:
+                    value[key] = _read_typed(value[key], sub_schema, root)
+        return value
+    if isinstance(value, list):
+        for branch in branches:
+            if isinstance(branch.get("items"), Mapping):
+                return [_read_typed(item, branch["items"], root) for item in value]
+        return value
+    if not isinstance(value, str):
+        return value
+    types = set().union(*(_types(branch) for branch in branches))
+    if "string" in types:
+        return value
+    text = value.strip()
+    if "boolean" in types and text.lower() in _BOOLEAN_WORDS:
+        return _BOOLEAN_WORDS[text.lower()]
+    if types & {"integer", "number"}:
+        try:
+            return int(text)
+        except ValueError:
+            pass
+    if "number" in types:
+        try:
+            return float(text)
+        except ValueError:
+            pass
+    return value
+
+
 def check_config(config: Mapping, schema: Mapping, prefix: str = "") -> None:
     """Raise :class:`ConfigError` for the first violation of ``schema`` in ``config``.
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 import hashlib
 import math
 import re
-import time
 from collections import Counter
 from pathlib import Path
 
@@ -608,19 +607,6 @@ def test_items_are_deterministic(lex, synonyms, idioms, sentences, all_sentences
     assert build(7) != build(8)
 
 
-@pytest.mark.parametrize("sampling", SYNTHETIC_SAMPLING)
-def test_item_generation_is_fast(lex, synonyms, idioms, sampling):
-    start = time.perf_counter()
-    data = {t: synthetic_sentences(lex, t, 3000, seed=1, sampling=sampling) for t in TEMPLATES}
-    pool = [s for t in TEMPLATES for s in data[t]]
-    for t in TEMPLATES:
-        np_vp_items(data[t], t, N_ITEMS, 0, lexicon=lex)
-        s_conj_items(pool, [s.text for s in data[t]], t, N_ITEMS, 0, lexicon=lex, sampling=sampling)
-        substitutivity_items(data[t], synonyms, t, t, N_ITEMS, 0)
-        overgeneralisation_items(data[t], idioms, t, t, N_ITEMS, 0)
-    assert time.perf_counter() - start < 2.0
-
-
 # --------------------------------------------------------------------------------------
 # natural data
 
@@ -768,24 +754,17 @@ def test_natural_conjuncts_prefer_the_exact_length(tmp_path):
     assert chosen == {1: ["Quixotic zebras juggle violet xylophones."]}
 
 
-def test_natural_extraction_is_fast(tmp_path, synonyms, idioms, lex):
+def test_natural_extraction_on_a_large_corpus(tmp_path, synonyms, idioms, lex):
+    """Counts on a 100,000-pair corpus (benchmarks/mt_item_generation.py times the same steps)."""
     lines = []
     for i in range(100_000):
         lines.append(
             (f"The man {i} sees the dog on holiday." if i % 50 == 0 else f"Sentence number {i} is here.", f"Zin {i}.")
         )
     en, nl = write_corpus(tmp_path, lines)
-    start = time.perf_counter()
-    rows = natural_substitutivity(en, nl, synonyms, 3000, seed=0)
-    assert time.perf_counter() - start < 5.0
-    assert len(rows) == 2000
-    start = time.perf_counter()
-    natural_overgeneralisation(en, nl, idioms, 3000, seed=0)
-    assert time.perf_counter() - start < 5.0
+    assert len(natural_substitutivity(en, nl, synonyms, 3000, seed=0)) == 2000
     references = {t: [s.text for s in synthetic_sentences(lex, t, 50, seed=0)] for t in TEMPLATES}
-    start = time.perf_counter()
     chosen = natural_conjuncts(en, references, 40, seed=0)
-    assert time.perf_counter() - start < 5.0
     assert sum(len(v) for v in chosen.values()) == 400
 
 

@@ -57,7 +57,9 @@ def test_all_variants_by_hand():
 
 
 def test_max_keeps_the_sign_of_the_larger_side_and_a_tie_takes_the_left():
-    get = lambda t: {(r.variant, r.side): r.rating for r in t.itertuples()}
+    def get(t):
+        return {(r.variant, r.side): r.rating for r in t.itertuples()}
+
     assert get(compute_ratings([phrase()], sentiment(5.0, (3.0,) * 3, (2.0,) * 3)))[("MAX", "max")] == pytest.approx(
         3.0
     )

@@ -12,7 +12,7 @@ _SRC = str(Path(workflow.basedir) / "src")
 if _SRC not in sys.path:
     sys.path.insert(0, _SRC)
 
-from natcomp.configcheck import check_config, load_schema
+from natcomp.configcheck import check_config, load_schema, read_typed_strings
 from natcomp.errors import ConfigError
 from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
 
@@ -30,15 +30,17 @@ def stop_on_config_error(check, *args, **kwargs):
 
 # One-line errors first (natcomp.configcheck), then Snakemake's validate, which fills in
 # the defaults. The top-level schema knows the families; each section has a schema of its
-# own (a $ref would not fill in the section's defaults).
-stop_on_config_error(check_config, config, load_schema(CONFIG_DIR / "schema.yaml"))
+# own (a $ref would not fill in the section's defaults). Nested --config values arrive as
+# text (--config plane='{enabled: false}'): read_typed_strings gives them the schema's type.
+_top_schema = load_schema(CONFIG_DIR / "schema.yaml")
+read_typed_strings(config, _top_schema)
+stop_on_config_error(check_config, config, _top_schema)
 validate(config, schema="../../config/schema.yaml", set_default=True)
 for _family in FAMILIES:
     if _family in config:
-        _schema = CONFIG_DIR / "schema" / f"{_family}.yaml"
-        stop_on_config_error(
-            check_config, config[_family], load_schema(_schema), _family
-        )
+        _schema = load_schema(CONFIG_DIR / "schema" / f"{_family}.yaml")
+        read_typed_strings(config[_family], _schema)
+        stop_on_config_error(check_config, config[_family], _schema, _family)
         validate(config[_family], schema=f"../../config/schema/{_family}.yaml")
 
 # One run per folder (natcomp.runs): results/ of this working directory must belong to
