@@ -67,7 +67,14 @@ if family_enabled("tre"):
     include: "workflow/rules/tre/tre.smk"
 
 
+include: "workflow/rules/report.smk"
+
+
 rule all:
     default_target: True
     input:
-        [path for outputs in FINAL_OUTPUTS.values() for path in outputs()],
+        [
+            path
+            for outputs in FINAL_OUTPUTS.values()
+            for path in with_report_tables(outputs())
+        ],

@@ -140,6 +140,25 @@ def test_summaries_put_the_sd_over_seeds_next_to_each_size(tmp_path):
     assert written.iloc[0]["full_sd"] == "", "one seed: no sd, neither 0 nor NaN"
 
 
+def test_summaries_carry_the_papers_tables_4a_and_6a():
+    from natcomp.published import published_path, read_published
+
+    rows = systematicity_rows({(1, 1): 0.2, (2, 1): 0.6})
+    rows += systematicity_rows({(1, 1): 0.1}, data_type="natural", condition="s3")
+    tables = {"systematicity": pd.DataFrame(rows)}
+    tables["systematicity_summary"] = mt.systematicity_summary(tables["systematicity"], ["small"])
+    tables = mt.with_published(tables, read_published(published_path("mt")))
+    summary = tables["systematicity_summary"].set_index(["data_type", "condition"])
+    assert list(summary.columns) == ["small", "small_sd", "paper_small", "paper_medium", "paper_full"]
+    assert summary.loc[("synthetic", "np_prime"), ["paper_small", "paper_medium", "paper_full"]].tolist() == [
+        pytest.approx(0.73),
+        pytest.approx(0.84),
+        pytest.approx(0.84),
+    ]
+    assert summary.loc[("natural", "s3"), "paper_full"] == pytest.approx(0.47)
+    assert list(tables["systematicity"].columns) == list(pd.DataFrame(rows).columns), "per-model tables unchanged"
+
+
 def test_substitutivity_summary_sd_is_over_seed_scores():
     rows = [
         {

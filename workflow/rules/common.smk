@@ -1,5 +1,7 @@
 # Shared by every family: the config check, the family switches and the input function of
 # the download rule. Each family's own helpers live in workflow/rules/<family>/common.smk.
+import os
+import re
 import sys
 import urllib.parse
 from pathlib import Path
@@ -65,6 +67,53 @@ onstart:
 
 #: family -> function giving its final outputs; each enabled family's common.smk adds itself
 FINAL_OUTPUTS = {}
+
+
+#: final TSV tables shown in the report as HTML tables: TSV path -> how to show it
+#: (report_table below; the rules of workflow/rules/report.smk render them)
+REPORT_TABLES = {}
+
+
+def report_table(tsv, caption, category, subcategory=None, title=None):
+    """Mark a final TSV table for the report, like Snakemake's report() marks a file.
+
+    The report then shows it as an HTML table with the TSV as a download (a .tsv item
+    would only be a download button): rule report_table_<name> renders it through
+    natcomp.report_table, and rule all asks for the rendering of every final table.
+    ``caption`` is relative to the calling rule file, as report() takes it; ``title`` is
+    the table's heading (default: the file name)."""
+    stem = tsv.removeprefix("results/").removesuffix(".tsv")
+    REPORT_TABLES[tsv] = {
+        "rule": "_".join(["report", *re.findall(r"[A-Za-z0-9]+", stem.removeprefix("tables/"))]),
+        "log": f"results/logs/report/{stem}.log",
+        "html": f"{tsv.removesuffix('.tsv')}.html",
+        "caption": os.path.normpath(
+            os.path.join(
+                workflow.current_basedir.get_path_or_uri(secret_free=True), caption
+            )
+        ),
+        "category": category,
+        "subcategory": subcategory,
+        "title": title or Path(tsv).stem.replace("_", " "),
+    }
+    return tsv
+
+
+def report_html(path):
+    """The HTML rendering of a final table marked with report_table(), else None (a
+    marked path may hold wildcards: agreement_{study}.tsv)."""
+    for tsv, table in REPORT_TABLES.items():
+        pattern = re.sub(r"\\\{(\w+)\\\}", r"(?P<\1>[^/]+)", re.escape(tsv))
+        match = re.fullmatch(pattern, path)
+        if match:
+            return table["html"].format(**match.groupdict())
+    return None
+
+
+def with_report_tables(paths):
+    """Final outputs and, for each marked report table among them, its HTML rendering."""
+    paths = list(paths)
+    return paths + [html for html in map(report_html, paths) if html is not None]
 
 
 def family_enabled(family):

@@ -35,6 +35,7 @@ import pandas as pd
 from natcomp.errors import InputError
 from natcomp.mt.registry import CONDITION_NAMES, DATA_TYPES, TESTS
 from natcomp.mt.scoring import FINAL_CHECKPOINT, MODEL_COLUMNS, TRAINED_SYSTEM
+from natcomp.published import add_paper_columns
 from natcomp.tsv import read_tsv, write_tsv
 
 _LABELS = sorted({label for test in TESTS.values() for label in test.labels})
@@ -291,6 +292,23 @@ def overgeneralisation_peaks(table: pd.DataFrame, sizes: Sequence[str], *, syste
         return pd.DataFrame(columns=columns)
     peaks = pd.concat(parts, ignore_index=True)
     return order_rows(peaks, ["data_type", *MODEL_KEYS[:2]], sizes, systems)[columns]
+
+
+#: the summaries that reproduce a table of the paper -> their key columns (the
+#: ``our_row`` of resources/mt/published.tsv joins these columns' values)
+PUBLISHED_KEYS = {
+    "systematicity_summary": ["data_type", "condition"],
+    "substitutivity_summary": ["data_type", "metric"],
+}
+
+
+def with_published(tables: dict[str, pd.DataFrame], published: pd.DataFrame) -> dict[str, pd.DataFrame]:
+    """The tables, each summary of :data:`PUBLISHED_KEYS` with the paper's values beside
+    its own (``paper_small``, ``paper_medium``, ``paper_full``: paper Tables 4a and 6a)."""
+    return {
+        name: add_paper_columns(table, published, name, PUBLISHED_KEYS[name]) if name in PUBLISHED_KEYS else table
+        for name, table in tables.items()
+    }
 
 
 def write_table(table: pd.DataFrame, path: str | Path) -> None:

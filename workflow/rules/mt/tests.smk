@@ -120,6 +120,7 @@ rule mt_tables:
         systematicity=score_files("systematicity"),
         substitutivity=score_files("substitutivity"),
         overgeneralisation=score_files("overgeneralisation"),
+        published="resources/mt/published.tsv",
     output:
         systematicity="results/tables/mt/systematicity.tsv",
         substitutivity="results/tables/mt/substitutivity.tsv",

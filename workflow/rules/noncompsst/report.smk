@@ -16,7 +16,7 @@ rule noncompsst_ratings:
             else "results/noncompsst/study2/ungrammatical.tsv"
         ),
     output:
-        report(
+        report_table(
             "results/tables/noncompsst/ratings.tsv",
             caption="../../report/noncompsst/ratings.rst",
             category="NonCompSST",
@@ -37,13 +37,13 @@ rule noncompsst_report:
     input:
         unpack(noncompsst_report_inputs),
     output:
-        models=report(
+        models=report_table(
             "results/tables/noncompsst/models.tsv",
             caption="../../report/noncompsst/models.rst",
             category="NonCompSST",
             subcategory="models",
         ),
-        top=report(
+        top=report_table(
             "results/tables/noncompsst/top_phrases.tsv",
             caption="../../report/noncompsst/top_phrases.rst",
             category="NonCompSST",
@@ -79,7 +79,7 @@ rule noncompsst_demo_summary:
             model=list(noncompsst_models()),
         ),
     output:
-        report(
+        report_table(
             "results/tables/noncompsst/demo_summary.tsv",
             caption="../../report/noncompsst/demo_summary.rst",
             category="NonCompSST",

@@ -52,7 +52,7 @@ rule noncompsst_analyse_study:
     output:
         exclusion="results/noncompsst/{study}/exclusion.tsv",
         means="results/noncompsst/{study}/means.tsv",
-        agreement=report(
+        agreement=report_table(
             "results/tables/noncompsst/agreement_{study}.tsv",
             caption="../../report/noncompsst/agreement.rst",
             category="NonCompSST",

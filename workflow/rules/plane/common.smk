@@ -95,7 +95,10 @@ def plane_final_outputs():
             "results/figures/plane/figure1_nli_f1.png",
         ]
     if PLANE["finetune"]["enabled"]:
-        outputs.append("results/tables/plane/table6_finetune.tsv")
+        outputs += [
+            "results/tables/plane/table6_finetune.tsv",
+            "results/tables/plane/finetune_accuracy.tsv",
+        ]
     if PLANE["released"]["enabled"]:
         outputs.append("results/tables/plane/released_checks.tsv")
     return outputs

@@ -6,7 +6,7 @@ rule plane_prompting_table:
     input:
         plane_prompting_predictions,
     output:
-        table4=report(
+        table4=report_table(
             "results/tables/plane/table4_prompting.tsv",
             caption="../../report/plane/table4_prompting.rst",
             category="PLANE",
@@ -26,7 +26,7 @@ rule plane_nli_table:
     input:
         plane_nli_predictions,
     output:
-        table5=report(
+        table5=report_table(
             "results/tables/plane/table5_nli.tsv",
             caption="../../report/plane/table5_nli.rst",
             category="PLANE",
@@ -52,13 +52,13 @@ rule plane_finetune_table:
     input:
         plane_finetune_accuracies,
     output:
-        table6=report(
+        table6=report_table(
             "results/tables/plane/table6_finetune.tsv",
             caption="../../report/plane/table6_finetune.rst",
             category="PLANE",
             subcategory="fine-tuning",
         ),
-        accuracy=report(
+        accuracy=report_table(
             "results/tables/plane/finetune_accuracy.tsv",
             caption="../../report/plane/finetune_accuracy.rst",
             category="PLANE",

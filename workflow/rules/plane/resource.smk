@@ -47,7 +47,7 @@ rule plane_items_table:
     input:
         "results/plane/resource/items.tsv",
     output:
-        report(
+        report_table(
             "results/tables/plane/items_per_class_it.tsv",
             caption="../../report/plane/items_per_class_it.rst",
             category="PLANE",

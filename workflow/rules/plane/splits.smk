@@ -34,7 +34,7 @@ rule plane_check_released:
             seed=PLANE.get("released", {}).get("splits", []),
         ),
     output:
-        report(
+        report_table(
             "results/tables/plane/released_checks.tsv",
             caption="../../report/plane/released_checks.rst",
             category="PLANE",

@@ -144,12 +144,12 @@ rule pss_table:
         scores=pss_score_files(),
         counts=expand("results/pss/pairs/reference.{label}.counts.tsv", label=(0, 1)),
     output:
-        table=report(
+        table=report_table(
             "results/tables/pss/table1.tsv",
             caption="../../report/pss/table1.rst",
             category="PSS",
         ),
-        cleaning=report(
+        cleaning=report_table(
             "results/tables/pss/cleaning.tsv",
             caption="../../report/pss/cleaning.rst",
             category="PSS",

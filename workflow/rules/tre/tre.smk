@@ -90,7 +90,7 @@ rule tre_correlations:
     input:
         expand("results/tre/scores/{encoder}.tsv", encoder=TRE_ENCODERS),
     output:
-        report(
+        report_table(
             "results/tables/tre/table2.tsv",
             caption="../../report/tre/table2.rst",
             category="TRE",

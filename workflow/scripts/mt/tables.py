@@ -1,4 +1,5 @@
 from natcomp.mt import tables as mt
+from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
 
@@ -17,6 +18,8 @@ with logged(snakemake.log[0]) as log:
         "substitutivity_summary": mt.substitutivity_summary(substitutivity, **order),
         "overgeneralisation_peaks": mt.overgeneralisation_peaks(overgeneralisation, **order),
     }
+    # The paper's Tables 4a and 6a beside the summaries (paper_<size> columns).
+    tables = mt.with_published(tables, read_published(inputs.published))
     for name, table in tables.items():
         mt.write_table(table, out[name])
         # The report shows the HTML rendering; the TSV stays the data file.

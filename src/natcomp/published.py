@@ -1,0 +1,84 @@
+"""The papers' published numbers, beside a run's own (``resources/<family>/published.tsv``).
+
+Each family types the values of its paper's headline tables into one TSV: the paper's
+``table``, ``row`` and ``column`` labels as printed, the ``value``, and where the value
+sits in natcomp's table of the same measure: ``our_table`` (the TSV's name without
+``.tsv``), ``our_row`` (the values of that table's key columns, joined by `` / ``) and
+``our_column``. :func:`add_paper_columns` puts them next to a run's numbers as
+``paper_<column>`` columns. The values are facts from the papers, never computed here.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+import pandas as pd
+
+from natcomp.errors import InputError
+from natcomp.shipped import resource_path
+from natcomp.tsv import read_tsv
+
+PUBLISHED_COLUMNS = ("table", "row", "column", "value", "our_table", "our_row", "our_column")
+#: prefix of a column holding the paper's value of the column named after it
+PAPER_PREFIX = "paper_"
+#: how the values of a table's key columns are joined into ``our_row``
+ROW_KEY_SEPARATOR = " / "
+
+
+def published_path(family: str) -> Path:
+    return resource_path(family, "published.tsv")
+
+
+def read_published(path: str | Path) -> pd.DataFrame:
+    """A published-values file, checked: every column present and filled, values numbers,
+    no (our_table, our_row, our_column) twice. ``value`` is a float column."""
+    table = read_tsv(path, PUBLISHED_COLUMNS, non_empty=PUBLISHED_COLUMNS)
+    lines = table.attrs["lines"]
+    values = []
+    for line, value in zip(lines, table["value"], strict=True):
+        try:
+            values.append(float(value))
+        except ValueError:
+            raise InputError(path, f"value {value!r} is not a number", line) from None
+    seen: dict[tuple[str, str, str], int] = {}
+    for line, key in zip(lines, table[["our_table", "our_row", "our_column"]].itertuples(index=False), strict=True):
+        if tuple(key) in seen:
+            raise InputError(path, f"{' | '.join(key)} is already given on line {seen[tuple(key)]}", line)
+        seen[tuple(key)] = line
+    table["value"] = values
+    return table
+
+
+def row_keys(table: pd.DataFrame, key_columns: Sequence[str]) -> pd.Series:
+    """Each row's key as ``our_row`` writes it: its key columns' values joined."""
+    return table[list(key_columns)].astype(str).agg(ROW_KEY_SEPARATOR.join, axis=1)
+
+
+def add_paper_columns(
+    table: pd.DataFrame, published: pd.DataFrame, our_table: str, key_columns: Sequence[str]
+) -> pd.DataFrame:
+    """``table`` with a ``paper_<column>`` column for each column the paper reports for
+    ``our_table``, its cells the published values of the rows the paper has (empty for
+    the others). A paper column stands right after its column and that column's ``_sd``
+    column where the table has them, else at the end, in the file's order."""
+    rows = published[published["our_table"] == our_table]
+    if rows.empty:
+        return table
+    keys = row_keys(table, key_columns)
+    result = table.copy()
+    for column in dict.fromkeys(rows["our_column"]):
+        values = dict(
+            zip(
+                rows.loc[rows["our_column"] == column, "our_row"],
+                rows.loc[rows["our_column"] == column, "value"],
+                strict=True,
+            )
+        )
+        result[PAPER_PREFIX + column] = keys.map(values).astype(float).to_numpy()
+    order = [c for c in table.columns]
+    for column in dict.fromkeys(rows["our_column"]):
+        paper = PAPER_PREFIX + column
+        anchor = next((c for c in (column + "_sd", column) if c in order), None)
+        order.insert(order.index(anchor) + 1 if anchor else len(order), paper)
+    return result[order]

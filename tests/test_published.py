@@ -1,0 +1,112 @@
+"""natcomp.published: the papers' values typed into resources/<family>/published.tsv and
+put beside a run's own numbers."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from natcomp.errors import InputError
+from natcomp.published import PUBLISHED_COLUMNS, add_paper_columns, read_published
+
+REPO = Path(__file__).resolve().parents[1]
+PUBLISHED_FILES = sorted((REPO / "resources").glob("*/published.tsv"))
+
+
+def write(path: Path, rows: list[tuple]) -> Path:
+    path.write_text(
+        "\t".join(PUBLISHED_COLUMNS) + "\n" + "".join("\t".join(map(str, row)) + "\n" for row in rows),
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_paper_columns_sit_after_their_column_and_its_sd(tmp_path):
+    published = read_published(
+        write(
+            tmp_path / "p.tsv",
+            [
+                ("Table 4a", "synthetic NP", "small", ".73", "summary", "synthetic / np", "small"),
+                ("Table 4a", "synthetic NP", "full", ".84", "summary", "synthetic / np", "full"),
+                ("Table 4a", "natural S3", "full", ".47", "summary", "natural / s3", "full"),
+                ("Table 4a", "synthetic NP", "medium", ".84", "summary", "synthetic / np", "medium"),
+                ("Table 9", "x", "y", "1", "other", "synthetic / np", "small"),
+            ],
+        )
+    )
+    ours = pd.DataFrame(
+        {
+            "data_type": ["natural", "synthetic", "synthetic"],
+            "condition": ["s3", "np", "vp"],
+            "small": [0.1, 0.2, 0.3],
+            "small_sd": [0.01, 0.02, 0.03],
+            "full": [0.4, 0.5, 0.6],
+        }
+    )
+    table = add_paper_columns(ours, published, "summary", ["data_type", "condition"])
+    assert list(table.columns) == [
+        "data_type",
+        "condition",
+        "small",
+        "small_sd",
+        "paper_small",
+        "full",
+        "paper_full",
+        "paper_medium",
+    ]
+    assert table["paper_small"].tolist()[1] == pytest.approx(0.73)
+    assert math.isnan(table["paper_small"].tolist()[0]), "the paper has no natural S3 small here: empty, not 0"
+    assert table["paper_full"].tolist()[:2] == pytest.approx([0.47, 0.84])
+    assert math.isnan(table["paper_full"].tolist()[2])
+    assert list(ours.columns) == ["data_type", "condition", "small", "small_sd", "full"], "the input is not changed"
+
+
+def test_a_table_the_paper_has_not_is_returned_as_it_is(tmp_path):
+    published = read_published(write(tmp_path / "p.tsv", [("T", "r", "c", "1", "summary", "a", "x")]))
+    ours = pd.DataFrame({"key": ["a"], "x": [1.0]})
+    assert add_paper_columns(ours, published, "another", ["key"]) is ours
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([("T", "r", "c", "high", "t", "a", "x")], r"p\.tsv, line 2: value 'high' is not a number"),
+        (
+            [("T", "r", "c", "1", "t", "a", "x"), ("T", "r2", "c", "2", "t", "a", "x")],
+            r"line 3: t \| a \| x is already",
+        ),
+        ([("T", "r", "c", "", "t", "a", "x")], "line 2"),
+    ],
+)
+def test_bad_published_files_name_the_line(tmp_path, rows, message):
+    with pytest.raises(InputError, match=message):
+        read_published(write(tmp_path / "p.tsv", rows))
+
+
+@pytest.mark.parametrize("path", PUBLISHED_FILES, ids=lambda path: path.parent.name)
+def test_every_published_file_parses_and_names_a_table_of_its_family(path):
+    published = read_published(path)
+    assert len(published) > 0
+    family = path.parent.name
+    rules = "\n".join(p.read_text(encoding="utf-8") for p in (REPO / "workflow" / "rules").rglob("*.smk"))
+    for our_table in set(published["our_table"]):
+        assert f"results/tables/{family}/{our_table}.tsv" in rules, f"{our_table} is not a table the workflow writes"
+
+
+def test_mt_published_values_name_rows_and_columns_of_the_summaries():
+    from natcomp.mt.registry import CONDITION_NAMES, DATA_TYPES
+    from natcomp.mt.tables import PUBLISHED_KEYS
+
+    published = read_published(REPO / "resources" / "mt" / "published.tsv")
+    assert set(published["our_table"]) == set(PUBLISHED_KEYS)
+    assert set(published["our_column"]) == {"small", "medium", "full"}
+    metrics = {"consistency", "synonym_consistency"}
+    for row in published["our_row"]:
+        data_type, second = row.split(" / ")
+        assert data_type in DATA_TYPES
+        assert second in set(CONDITION_NAMES) | metrics
+    # Table 4a has 9 rows, Table 6a 6, each with the three corpus sizes.
+    assert published.groupby("table").size().to_dict() == {"Table 4a": 27, "Table 6a": 18}
