@@ -23,9 +23,15 @@ $(INSTALLED): requirements.txt requirements.lock pyproject.toml tools/install_wo
 	$(VENV)/bin/python -m pip check
 	touch $@
 
+# The report's stylesheet puts the landing page's text at the top (workflow/report/style.css).
+REPORT := --report results/report.html --report-stylesheet workflow/report/style.css
+
 demo: $(INSTALLED)
 	$(VENV)/bin/snakemake --cores $(CORES)
-	$(VENV)/bin/snakemake --cores $(CORES) --report results/report.html
+	$(VENV)/bin/snakemake --cores $(CORES) $(REPORT)
+
+report: $(INSTALLED)
+	$(VENV)/bin/snakemake --cores $(CORES) $(REPORT)
 
 # The tests include the lint checks (ruff check, ruff format --check, snakemake --lint,
 # snakefmt: tests/test_workflow.py); `make lint` runs the same checks alone, in seconds.

@@ -159,5 +159,7 @@ def demo_run(request, tmp_path_factory) -> DemoRun:
         # Keep the SLURM logs of successful jobs: the tests check which rules went through sbatch.
         result = run_snakemake(workdir, *slurm_options, "--slurm-keep-successful-logs", timeout=SLURM_DEMO_TIMEOUT)
         run = DemoRun(workdir, True, None, result.stdout + result.stderr)
-    run_snakemake(workdir, "--cores", "2", "--report", "results/report.html")
+    run_snakemake(
+        workdir, "--cores", "2", "--report", "results/report.html", "--report-stylesheet", "workflow/report/style.css"
+    )
     return run

@@ -21,7 +21,7 @@ import pandas as pd
 from natcomp.files import atomic_open
 from natcomp.tsv import read_tsv
 
-_STYLE = """\
+STYLE = """\
 body { font-family: sans-serif; font-size: 13px; margin: 1em; }
 h1 { font-size: 16px; }
 table.natcomp { border-collapse: collapse; }
@@ -49,31 +49,40 @@ def numeric_columns(table: pd.DataFrame) -> list[str]:
     return numeric
 
 
+def table_fragment(table: pd.DataFrame, table_id: str) -> str:
+    """``table`` as an HTML ``<table id=table_id>`` with its own right alignment of the
+    numeric columns (a ``<style>`` scoped to the id, so several tables share a page)."""
+    numeric = set(numeric_columns(table))
+    # Right-align numeric columns by position: compact where a table has thousands of rows.
+    alignment = "\n".join(
+        f"#{table_id} td:nth-child({position}), #{table_id} th:nth-child({position}) {{ text-align: right; }}"
+        for position, column in enumerate(table.columns, start=1)
+        if column in numeric
+    )
+    body = table.to_html(index=False, na_rep="", classes="natcomp", border=0, escape=True, table_id=table_id)
+    return f"<style>\n{alignment}\n</style>\n{body}\n"
+
+
+def download_link(name: str, data: bytes, rows: int) -> str:
+    """A link that downloads ``data`` (a TSV file) as ``name``, with its row count."""
+    encoded = base64.b64encode(data).decode("ascii")
+    return (
+        f'<p><a download="{html.escape(name)}" '
+        f'href="data:text/tab-separated-values;charset=utf-8;base64,{encoded}">'
+        f"download {html.escape(name)}</a> ({rows} rows)</p>\n"
+    )
+
+
 def table_html(table: pd.DataFrame, title: str, *, download_name: str | None = None, data: bytes | None = None) -> str:
     """A self-contained HTML page showing ``table`` (cells as given; missing ones empty).
 
     With ``download_name`` and ``data``, the page links the data as a download of that name.
     """
-    numeric = set(numeric_columns(table))
-    # Right-align numeric columns by position: compact where a table has thousands of rows.
-    alignment = "\n".join(
-        f"table.natcomp td:nth-child({position}), table.natcomp th:nth-child({position}) {{ text-align: right; }}"
-        for position, column in enumerate(table.columns, start=1)
-        if column in numeric
-    )
-    body = table.to_html(index=False, na_rep="", classes="natcomp", border=0, escape=True)
-    link = ""
-    if download_name is not None and data is not None:
-        encoded = base64.b64encode(data).decode("ascii")
-        link = (
-            f'<p><a download="{html.escape(download_name)}" '
-            f'href="data:text/tab-separated-values;charset=utf-8;base64,{encoded}">'
-            f"download {html.escape(download_name)}</a> ({len(table)} rows)</p>\n"
-        )
+    link = download_link(download_name, data, len(table)) if download_name is not None and data is not None else ""
     return (
         '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{html.escape(title)}</title>\n<style>\n{_STYLE}{alignment}\n</style>\n</head>\n<body>\n"
-        f"<h1>{html.escape(title)}</h1>\n{link}{body}\n</body>\n</html>\n"
+        f"<title>{html.escape(title)}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n"
+        f"<h1>{html.escape(title)}</h1>\n{link}{table_fragment(table, 'table')}</body>\n</html>\n"
     )
 
 

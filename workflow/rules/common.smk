@@ -16,6 +16,7 @@ if _SRC not in sys.path:
 
 from natcomp.configcheck import check_config, load_schema, read_typed_strings
 from natcomp.errors import ConfigError
+from natcomp.summary import run_scale
 from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
 
 FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
@@ -74,17 +75,40 @@ FINAL_OUTPUTS = {}
 REPORT_TABLES = {}
 
 
-def report_table(tsv, caption, category, subcategory=None, title=None):
+#: what results/summary.html shows: dicts of family, kind (table or figure), path, title
+#: (in_summary below; rule summary in workflow/rules/report.smk)
+SUMMARY_ITEMS = []
+
+
+def in_summary(path, title):
+    """Put a final table (.tsv) or figure (.png) on the run's summary page; returns the
+    path, so it wraps an output: report(in_summary("results/figures/x.png", "..."), ...).
+    """
+    SUMMARY_ITEMS.append(
+        {
+            "family": Path(path).parts[2],
+            "kind": "table" if path.endswith(".tsv") else "figure",
+            "path": path,
+            "title": title,
+        }
+    )
+    return path
+
+
+def report_table(tsv, caption, category, subcategory=None, title=None, summary=False):
     """Mark a final TSV table for the report, like Snakemake's report() marks a file.
 
     The report then shows it as an HTML table with the TSV as a download (a .tsv item
     would only be a download button): rule report_table_<name> renders it through
     natcomp.report_table, and rule all asks for the rendering of every final table.
     ``caption`` is relative to the calling rule file, as report() takes it; ``title`` is
-    the table's heading (default: the file name)."""
+    the table's heading (default: the file name); ``summary`` puts the table on the run's
+    summary page too (a family's headline tables)."""
     stem = tsv.removeprefix("results/").removesuffix(".tsv")
     REPORT_TABLES[tsv] = {
-        "rule": "_".join(["report", *re.findall(r"[A-Za-z0-9]+", stem.removeprefix("tables/"))]),
+        "rule": "_".join(
+            ["report", *re.findall(r"[A-Za-z0-9]+", stem.removeprefix("tables/"))]
+        ),
         "log": f"results/logs/report/{stem}.log",
         "html": f"{tsv.removesuffix('.tsv')}.html",
         "caption": os.path.normpath(
@@ -96,6 +120,8 @@ def report_table(tsv, caption, category, subcategory=None, title=None):
         "subcategory": subcategory,
         "title": title or Path(tsv).stem.replace("_", " "),
     }
+    if summary:
+        in_summary(tsv, REPORT_TABLES[tsv]["title"])
     return tsv
 
 
@@ -114,6 +140,30 @@ def with_report_tables(paths):
     """Final outputs and, for each marked report table among them, its HTML rendering."""
     paths = list(paths)
     return paths + [html for html in map(report_html, paths) if html is not None]
+
+
+def summary_sections():
+    """The summary page's sections: per enabled family (in FAMILIES order), its marked
+    tables and figures that this run makes (final outputs), and the scale it runs at."""
+    finals = {path for outputs in FINAL_OUTPUTS.values() for path in outputs()}
+    sections = []
+    for family in FAMILIES:
+        items = [item for item in SUMMARY_ITEMS if item["family"] == family]
+        items = [item for item in items if item["path"] in finals]
+        if family_enabled(family) and items:
+            sections.append(
+                {
+                    "family": family,
+                    "scale": run_scale(config[family]),
+                    "tables": [
+                        (i["title"], i["path"]) for i in items if i["kind"] == "table"
+                    ],
+                    "figures": [
+                        (i["title"], i["path"]) for i in items if i["kind"] == "figure"
+                    ],
+                }
+            )
+    return sections
 
 
 def family_enabled(family):

@@ -270,6 +270,11 @@ def mt_final_outputs():
         "results/tables/mt/systematicity.tsv",
         "results/figures/mt/systematicity.png",
         "results/tables/mt/manual_analysis.tsv",
+        # the headline tables and figures (results/summary.html)
+        "results/tables/mt/systematicity_summary.tsv",
+        "results/tables/mt/substitutivity_summary.tsv",
+        "results/tables/mt/overgeneralisation_peaks.tsv",
+        "results/figures/mt/overgeneralisation.png",
     ]
 
 

@@ -85,7 +85,7 @@ rule mt_bleu_table:
     input:
         bleu_scores(),
     output:
-        table="results/tables/mt/bleu.tsv",
+        table=in_summary("results/tables/mt/bleu.tsv", "BLEU on FLORES-101 per model"),
         # The report shows the HTML rendering (a .tsv would only be a download).
         html=report(
             "results/tables/mt/bleu.html",

@@ -125,9 +125,18 @@ rule mt_tables:
         systematicity="results/tables/mt/systematicity.tsv",
         substitutivity="results/tables/mt/substitutivity.tsv",
         overgeneralisation="results/tables/mt/overgeneralisation.tsv",
-        systematicity_summary="results/tables/mt/systematicity_summary.tsv",
-        substitutivity_summary="results/tables/mt/substitutivity_summary.tsv",
-        overgeneralisation_peaks="results/tables/mt/overgeneralisation_peaks.tsv",
+        systematicity_summary=in_summary(
+            "results/tables/mt/systematicity_summary.tsv",
+            "Systematicity: consistency per corpus size (paper Table 4a)",
+        ),
+        substitutivity_summary=in_summary(
+            "results/tables/mt/substitutivity_summary.tsv",
+            "Substitutivity: consistency per corpus size (paper Table 6a)",
+        ),
+        overgeneralisation_peaks=in_summary(
+            "results/tables/mt/overgeneralisation_peaks.tsv",
+            "Overgeneralisation: peak per idiom over training (paper Table 8)",
+        ),
         # The report shows an HTML rendering of each table (a .tsv would only be a download).
         systematicity_html=report(
             "results/tables/mt/systematicity.html",
@@ -184,7 +193,10 @@ rule mt_figures:
         overgeneralisation="results/tables/mt/overgeneralisation.tsv",
     output:
         systematicity=report(
-            "results/figures/mt/systematicity.png",
+            in_summary(
+                "results/figures/mt/systematicity.png",
+                "Systematicity per condition and corpus size (paper Figure 1)",
+            ),
             caption="../../report/mt/fig_systematicity.rst",
             category="MT compositionality",
             subcategory="figures",
@@ -202,7 +214,10 @@ rule mt_figures:
             subcategory="figures",
         ),
         overgeneralisation=report(
-            "results/figures/mt/overgeneralisation.png",
+            in_summary(
+                "results/figures/mt/overgeneralisation.png",
+                "Overgeneralisation over training (paper Figure 4)",
+            ),
             caption="../../report/mt/fig_overgeneralisation.rst",
             category="MT compositionality",
             subcategory="figures",

@@ -18,6 +18,7 @@ rule noncompsst_ratings:
     output:
         report_table(
             "results/tables/noncompsst/ratings.tsv",
+            title="Human non-compositionality ratings per phrase and variant",
             caption="../../report/noncompsst/ratings.rst",
             category="NonCompSST",
             subcategory="ratings",
@@ -39,18 +40,25 @@ rule noncompsst_report:
     output:
         models=report_table(
             "results/tables/noncompsst/models.tsv",
+            title="Sentiment models against the human ratings (paper Table 2)",
             caption="../../report/noncompsst/models.rst",
             category="NonCompSST",
             subcategory="models",
+            summary=True,
         ),
         top=report_table(
             "results/tables/noncompsst/top_phrases.tsv",
+            title="The most non-compositional phrases by human MAXABS",
             caption="../../report/noncompsst/top_phrases.rst",
             category="NonCompSST",
             subcategory="ratings",
+            summary=True,
         ),
         figure=report(
-            "results/figures/noncompsst/maxabs_by_composition.png",
+            in_summary(
+                "results/figures/noncompsst/maxabs_by_composition.png",
+                "MAXABS by composition type",
+            ),
             caption="../../report/noncompsst/maxabs_by_composition.rst",
             category="NonCompSST",
             subcategory="ratings",
@@ -81,9 +89,11 @@ rule noncompsst_demo_summary:
     output:
         report_table(
             "results/tables/noncompsst/demo_summary.tsv",
+            title="Demo: does the planted non-compositionality come out?",
             caption="../../report/noncompsst/demo_summary.rst",
             category="NonCompSST",
             subcategory="demo",
+            summary=True,
         ),
     log:
         "results/logs/noncompsst/noncompsst_demo_summary/demo.log",

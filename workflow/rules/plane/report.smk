@@ -8,9 +8,11 @@ rule plane_prompting_table:
     output:
         table4=report_table(
             "results/tables/plane/table4_prompting.tsv",
+            title="Prompting (paper Table 4)",
             caption="../../report/plane/table4_prompting.rst",
             category="PLANE",
             subcategory="prompting",
+            summary=True,
         ),
         cells="results/tables/plane/prompting_f1.tsv",
     log:
@@ -28,13 +30,18 @@ rule plane_nli_table:
     output:
         table5=report_table(
             "results/tables/plane/table5_nli.tsv",
+            title="NLI transfer (paper Table 5)",
             caption="../../report/plane/table5_nli.rst",
             category="PLANE",
             subcategory="NLI transfer",
+            summary=True,
         ),
         figure_data="results/tables/plane/figure1_nli_f1.tsv",
         figure=report(
-            "results/figures/plane/figure1_nli_f1.png",
+            in_summary(
+                "results/figures/plane/figure1_nli_f1.png",
+                "NLI transfer F1 (paper Figure 1)",
+            ),
             caption="../../report/plane/figure1_nli_f1.rst",
             category="PLANE",
             subcategory="NLI transfer",
@@ -54,9 +61,11 @@ rule plane_finetune_table:
     output:
         table6=report_table(
             "results/tables/plane/table6_finetune.tsv",
+            title="Fine-tuning (paper Table 6)",
             caption="../../report/plane/table6_finetune.rst",
             category="PLANE",
             subcategory="fine-tuning",
+            summary=True,
         ),
         accuracy=report_table(
             "results/tables/plane/finetune_accuracy.tsv",

@@ -146,13 +146,17 @@ rule pss_table:
     output:
         table=report_table(
             "results/tables/pss/table1.tsv",
+            title="Polarity sensitivity per encoder (paper Table 1)",
             caption="../../report/pss/table1.rst",
             category="PSS",
+            summary=True,
         ),
         cleaning=report_table(
             "results/tables/pss/cleaning.tsv",
+            title="Cleaning of the test pairs: kept and removed per rule",
             caption="../../report/pss/cleaning.rst",
             category="PSS",
+            summary=True,
         ),
     log:
         "results/logs/pss/pss_table/table.log",

@@ -92,8 +92,10 @@ rule tre_correlations:
     output:
         report_table(
             "results/tables/tre/table2.tsv",
+            title="Tree Reconstruction Error and its correlations (paper Table 2)",
             caption="../../report/tre/table2.rst",
             category="TRE",
+            summary=True,
         ),
     log:
         "results/logs/tre/tre_correlations/table2.log",
@@ -111,7 +113,10 @@ rule tre_scatter:
         expand("results/tre/scores/{encoder}.tsv", encoder=TRE_ENCODERS),
     output:
         report(
-            "results/figures/tre/tre_vs_wns.png",
+            in_summary(
+                "results/figures/tre/tre_vs_wns.png",
+                "TRE against Weighted Node Switching",
+            ),
             caption="../../report/tre/tre_vs_wns.rst",
             category="TRE",
         ),

@@ -1,0 +1,45 @@
+"""The demo's report and summary page, as a reader gets them (the session's demo run)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.demo
+
+FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
+
+
+@pytest.fixture(scope="module")
+def results(demo_run):
+    return demo_run.workdir / "results"
+
+
+def test_every_final_table_is_an_html_table_of_the_report(results):
+    """A table in results/tables/ is in the report as its HTML rendering (shown in the page),
+    never as a bare .tsv item (a download button only)."""
+    report = (results / "report.html").read_text(encoding="utf-8")
+    embedded = set(re.findall(r"data:([\w/+.-]+);charset=[^;]+;filename=([^;]+);base64,", report))
+    tables = sorted(path for path in (results / "tables").rglob("*.tsv"))
+    assert len(tables) >= 20
+    for path in tables:
+        assert ("text/html", path.stem + ".html") in embedded, f"{path.relative_to(results)} is not shown as a table"
+    downloads = {name for _, name in embedded if name.endswith(".tsv")}
+    assert downloads <= {"chosen_fragments.tsv", "candidates_sheet.tsv"}, "only the sheets to edit stay TSV items"
+
+
+def test_the_landing_page_starts_with_its_title_and_the_summary_link(results):
+    report = (results / "report.html").read_text(encoding="utf-8")
+    assert "natcomp: how compositionally do NLP models treat natural language?" in report
+    assert "align-items: flex-start" in report, "the report's stylesheet keeps the text at the top"
+
+
+def test_the_summary_page_has_every_family(results):
+    page = (results / "summary.html").read_text(encoding="utf-8")
+    assert re.findall(r'<h2 id="(\w+)">', page) == list(FAMILIES)
+    assert "<script" not in page.lower()
+    assert "paper_small" in page, "the MT summaries carry the paper's Tables 4a and 6a"
+    numbers = (results / "summary.tsv").read_text(encoding="utf-8").splitlines()
+    assert numbers[0] == "family\tscale\ttable\trow\tcolumn\tvalue"
+    assert {line.split("\t")[0] for line in numbers[1:]} == set(FAMILIES)

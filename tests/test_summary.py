@@ -1,0 +1,109 @@
+"""natcomp.summary: the run's one static page and its numbers; and, in the workflow, which
+families the page has and that every final table is an HTML table of the report."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from natcomp.summary import FamilySection, long_form, run_scale, summary_page, write_summary
+from natcomp.tsv import read_tsv, write_tsv
+
+REPO = Path(__file__).resolve().parents[1]
+# A 1x1 PNG.
+PNG = bytes.fromhex(
+    "89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8ffff3f0005fe02fe"
+    "a7d6a4a30000000049454e44ae426082"
+)
+
+
+def sections(tmp_path: Path) -> list[FamilySection]:
+    write_tsv(
+        tmp_path / "table1.tsv",
+        pd.DataFrame({"encoder": ["minilm", "random"], "pss": ["0.1234", "0.0100"], "paper_pss": ["0.2000", ""]}),
+    )
+    write_tsv(tmp_path / "table2.tsv", pd.DataFrame({"setting": ["dev"], "rho": ["-0.5880"]}))
+    (tmp_path / "figure.png").write_bytes(PNG)
+    return [
+        FamilySection("pss", "demo", tables=[("PSS (paper Table 1)", str(tmp_path / "table1.tsv"))]),
+        FamilySection(
+            "tre",
+            "paper",
+            tables=[("TRE", str(tmp_path / "table2.tsv"))],
+            figures=[("TRE vs WNS", str(tmp_path / "figure.png"))],
+        ),
+    ]
+
+
+def test_the_page_has_a_section_per_family_its_scale_tables_figures_and_the_config(tmp_path):
+    page, numbers = summary_page(sections(tmp_path), "run_name: demo\n")
+    assert re.findall(r'<h2 id="(\w+)">', page) == ["pss", "tre"]
+    assert "<script" not in page.lower(), "a static page: no JavaScript"
+    assert 'href="report.html"' in page
+    assert page.count("<table") == 2 and page.count("data:image/png;base64,") == 1
+    assert "Demo scale" in page and "Paper scale" in page
+    assert "paper_&lt;column&gt;" in page, "the paper column is explained where a table has one"
+    assert "run_name: demo" in page
+    assert numbers.to_dict("records") == [
+        {"family": "pss", "scale": "demo", "table": "table1", "row": "minilm", "column": "pss", "value": "0.1234"},
+        {
+            "family": "pss",
+            "scale": "demo",
+            "table": "table1",
+            "row": "minilm",
+            "column": "paper_pss",
+            "value": "0.2000",
+        },
+        {"family": "pss", "scale": "demo", "table": "table1", "row": "random", "column": "pss", "value": "0.0100"},
+        {"family": "tre", "scale": "paper", "table": "table2", "row": "dev", "column": "rho", "value": "-0.5880"},
+    ]
+
+
+def test_write_summary_writes_both_files(tmp_path):
+    (tmp_path / "config.yaml").write_text("run_name: x\n", encoding="utf-8")
+    write_summary(sections(tmp_path), tmp_path / "config.yaml", tmp_path / "s.html", tmp_path / "s.tsv")
+    assert (tmp_path / "s.html").read_text(encoding="utf-8").startswith("<!DOCTYPE html>")
+    assert len(read_tsv(tmp_path / "s.tsv")) == 4
+
+
+def test_long_form_keeps_empty_cells_out():
+    table = pd.DataFrame({"model": ["a", "b"], "f1": ["0.5", ""]})
+    assert long_form(table, "noncompsst", "demo", "models")["row"].tolist() == ["a"]
+
+
+@pytest.mark.parametrize(
+    ("section", "scale"),
+    [
+        ({"downloads": {"sst": {"url": "file:results/noncompsst/demo/releases/x.zip"}}}, "demo"),
+        ({"downloads": {"sst": {"url": "https://nlp.stanford.edu/sentiment/x.zip"}}}, "paper"),
+        ({}, "demo"),
+    ],
+)
+def test_run_scale_follows_where_the_data_come_from(section, scale):
+    assert run_scale(section) == scale
+
+
+@pytest.mark.workflow
+def test_the_summary_shows_only_enabled_families():
+    """The summary job's inputs (its tables and figures) come from the enabled families only."""
+    directory = tempfile.mkdtemp(prefix="natcomp-summary-")
+    command = [sys.executable, "-m", "snakemake", "-n", "--forceall", "--directory", directory]
+    result = subprocess.run(
+        [*command, "results/summary.html", "--config", "plane={enabled: false}", "tre={enabled: false}"],
+        cwd=REPO,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    job = result.stdout[result.stdout.index("rule summary:") :]
+    inputs = job[job.index("input:") : job.index("output:")]
+    for family in ("mt", "noncompsst", "pss"):
+        assert f"results/tables/{family}/" in inputs, family
+    for family in ("plane", "tre"):
+        assert f"results/tables/{family}/" not in inputs and f"results/figures/{family}/" not in inputs, family
