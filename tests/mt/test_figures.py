@@ -192,3 +192,29 @@ def test_overgeneralisation_figure_of_pretrained_systems_alone(tmp_path):
     assert "pretrained systems" in figure._suptitle.get_text()
     assert [label.get_text() for label in figure.axes[0].get_xticklabels()] == [figures.FINAL_TICK]
     assert legend_texts(figure.axes[-1]) == (figures.MODEL_LEGEND, SYSTEMS)
+
+
+def paper_bars(ax):
+    """(x, y) of the paper's bars in a panel, left to right."""
+    collections = [c for c in ax.collections if c.get_label() == figures.PAPER_LABEL]
+    return sorted(tuple(round(float(v), 3) for v in point) for c in collections for point in c.get_offsets())
+
+
+def test_the_papers_values_stand_beside_their_sizes(tmp_path):
+    """Figure 1 with the paper's Table 4a: a black bar at each size's place (small left of
+    full), only for the conditions and data types the paper reports, from the published file."""
+    from natcomp.published import published_path, read_published
+
+    paper = figures.paper_values(read_published(published_path("mt")), "systematicity_summary")
+    assert paper[("synthetic", "np_prime", "small")] == 0.73 and paper[("natural", "s3", "full")] == 0.47
+    figure = figures.systematicity_figure(systematicity_table(), SIZES, tmp_path / "s.png", paper=paper)
+    panels = {ax.get_title(): ax for ax in figure.axes}
+    # Two sizes dodge to -0.2 and +0.2 around each data type: synthetic at 0, semi-natural at 1.
+    assert paper_bars(panels["NP -> NP'"]) == [(-0.2, 0.73), (0.2, 0.84), (0.8, 0.63), (1.2, 0.64)]
+    assert paper_bars(panels["VP -> VP'"]) == [(-0.2, 0.76), (0.2, 0.88)]
+    assert legend_texts(figure.axes[-1]) == ("corpus size", ["small", "full", figures.PAPER_LABEL])
+
+
+def test_without_paper_values_no_bars(tmp_path):
+    figure = figures.systematicity_figure(systematicity_table(), SIZES, tmp_path / "s.png")
+    assert all(paper_bars(ax) == [] for ax in figure.axes)

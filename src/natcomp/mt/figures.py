@@ -45,6 +45,8 @@ SIZE_LEGEND = "corpus size"
 MODEL_LEGEND = "model"
 #: the x tick of the pretrained systems' point in the overgeneralisation figure
 FINAL_TICK = "final"
+#: the legend entry of the paper's published values (black bars at a model group's position)
+PAPER_LABEL = "paper (published)"
 
 
 def _save(figure: plt.Figure, path: str | Path) -> plt.Figure:
@@ -52,6 +54,13 @@ def _save(figure: plt.Figure, path: str | Path) -> plt.Figure:
         figure.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
     plt.close(figure)
     return figure
+
+
+def paper_values(published: pd.DataFrame, our_table: str) -> dict[tuple[str, str, str], float]:
+    """The published values of one summary table (resources/mt/published.tsv) keyed by
+    (data type, condition or metric, corpus size), as the figures take them."""
+    rows = published[published["our_table"] == our_table]
+    return {(*row.our_row.split(" / "), row.our_column): float(row.value) for row in rows.itertuples(index=False)}
 
 
 def _data_types(table: pd.DataFrame) -> list[str]:
@@ -106,8 +115,24 @@ def _strip_and_mean(ax, data: pd.DataFrame, y: str, models: Sequence[str], order
     ax.set_xlabel("evaluation data type")
 
 
+def _paper_marks(ax, paper: dict[tuple[str, str], float], models: Sequence[str], order: list[str]) -> bool:
+    """The paper's value of each (data type, model group) it reports, as a black bar at
+    that group's place beside its diamond; True if any was drawn."""
+    dodge = 0.8 * (len(models) - 1) / len(models) if len(models) > 1 else 0.0
+    offsets = [(-dodge / 2 + i * dodge / (len(models) - 1)) if len(models) > 1 else 0.0 for i in range(len(models))]
+    xs, ys = [], []
+    for x, data_type in enumerate(order):
+        for offset, model in zip(offsets, models, strict=True):
+            if (data_type, model) in paper:
+                xs.append(x + offset)
+                ys.append(paper[(data_type, model)])
+    if xs:
+        ax.scatter(xs, ys, marker="_", s=220, linewidths=2.5, color="black", label=PAPER_LABEL, zorder=5)
+    return bool(xs)
+
+
 def _one_legend(axes, title: str) -> None:
-    """The model legend on the last panel only."""
+    """The model legend on the last panel only, with the paper's bars where a panel has them."""
     for ax in axes[:-1]:
         if ax.get_legend() is not None:
             ax.get_legend().remove()
@@ -115,13 +140,26 @@ def _one_legend(axes, title: str) -> None:
         axes[-1].get_legend().set_title(title)
         # Right of the last panel, where it hides no points.
         sns.move_legend(axes[-1], "upper left", bbox_to_anchor=(1.02, 1))
+        legend = axes[-1].get_legend()
+        paper = [c for ax in axes for c in ax.collections if c.get_label() == PAPER_LABEL]
+        if paper:
+            handles = [*legend.legend_handles, paper[0]]
+            labels = [text.get_text() for text in legend.get_texts()] + [PAPER_LABEL]
+            axes[-1].legend(handles, labels, title=title, loc="upper left", bbox_to_anchor=(1.02, 1))
 
 
 def systematicity_figure(
-    table: pd.DataFrame, sizes: Sequence[str], path: str | Path, *, systems: Sequence[str] = ()
+    table: pd.DataFrame,
+    sizes: Sequence[str],
+    path: str | Path,
+    *,
+    systems: Sequence[str] = (),
+    paper: dict[tuple[str, str, str], float] | None = None,
 ) -> plt.Figure:
     """Figure 1: consistency per condition, data type and model group (corpus size or
-    pretrained system); points are templates."""
+    pretrained system); points are templates. ``paper`` maps (data type, condition, corpus
+    size) to the paper's value (Table 4a, the numbers behind its Figure 1): drawn as black
+    bars beside the diamonds of the sizes this run has."""
     table, models = _with_models(table, sizes, systems)
     per_template = table.groupby(["condition", "data_type", "template", "model"], as_index=False)["consistency"].mean()
     conditions = [c for c in CONDITION_NAMES if c in set(per_template["condition"])]
@@ -132,6 +170,8 @@ def systematicity_figure(
     for ax, condition in zip(axes[0], conditions):
         data = per_template[per_template["condition"] == condition]
         _strip_and_mean(ax, data, "consistency", models, _data_types(data))
+        marks = {(d, size): value for (d, c, size), value in (paper or {}).items() if c == condition}
+        _paper_marks(ax, marks, models, _data_types(data))
         ax.set_title(CONDITION_NAMES[condition])
         # A y label where the meaning of "consistent" changes (NP/VP, then S CONJ S).
         label = SYSTEMATICITY_LABELS.get(condition, "consistency")
@@ -162,10 +202,16 @@ def systematicity_figure(
 
 
 def substitutivity_figure(
-    table: pd.DataFrame, sizes: Sequence[str], path: str | Path, *, systems: Sequence[str] = ()
+    table: pd.DataFrame,
+    sizes: Sequence[str],
+    path: str | Path,
+    *,
+    systems: Sequence[str] = (),
+    paper: dict[tuple[str, str, str], float] | None = None,
 ) -> plt.Figure:
     """Figure 3a: consistency and synonym consistency per data type and model group;
-    points are pairs."""
+    points are pairs. ``paper`` maps (data type, metric, corpus size) to the paper's value
+    (Table 6a, the numbers behind its Figure 3a), drawn as black bars."""
     table, models = _with_models(table, sizes, systems)
     per_pair = table.groupby(["data_type", "pair", "model"], as_index=False)[
         ["consistency", "synonym_consistency"]
@@ -174,6 +220,8 @@ def substitutivity_figure(
     labels = {"consistency": CONSISTENCY_LABEL, "synonym_consistency": SYNONYM_CONSISTENCY_LABEL}
     for ax, metric in zip(axes, labels):
         _strip_and_mean(ax, per_pair, metric, models, _data_types(per_pair))
+        marks = {(d, size): value for (d, m, size), value in (paper or {}).items() if m == metric}
+        _paper_marks(ax, marks, models, _data_types(per_pair))
         ax.set_title(metric.replace("_", " "))
         ax.set_ylabel(labels[metric])
     legend = _legend_title(table)

@@ -191,6 +191,7 @@ rule mt_figures:
         systematicity="results/tables/mt/systematicity.tsv",
         substitutivity="results/tables/mt/substitutivity.tsv",
         overgeneralisation="results/tables/mt/overgeneralisation.tsv",
+        published="resources/mt/published.tsv",
     output:
         systematicity=report(
             in_summary(
