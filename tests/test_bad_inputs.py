@@ -60,6 +60,7 @@ def make_inputs(folder: Path) -> Path:
     import numpy as np
 
     np.save(d / "emb.npy", np.ones((3, 4)))
+    np.save(d / "nan.npy", np.array([[1.0, 2.0], [np.nan, 1.0], [1.0, np.inf]]))
     (d / "empty.npy").write_bytes(b"")
     return d
 
@@ -164,6 +165,18 @@ CASES = [
         "UTF-8",
     ),
     # empty or unreadable inputs, bad option values
+    (
+        "noncompsst-candidates-empty-trees",
+        "noncompsst candidates {d}/empty.txt --no-parser --no-ner --quiet --out {o}/c.tsv",
+        "{d}/empty.txt",
+        "no tree",
+    ),
+    (
+        "tre-fit-nan-row",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/nan.npy --out {o}/f.tsv",
+        "{d}/nan.npy",
+        "row 2 (the embedding of tree 2) holds NaN",
+    ),
     ("tre-scores-empty-trees", "tre scores --trees {d}/empty.txt --out {o}/s.tsv", "{d}/empty.txt", "no tree"),
     ("tre-scores-zip-without-split", "tre scores --trees {d}/x.zip --out {o}/s.tsv", "{d}/x.zip", "--split"),
     (

@@ -21,7 +21,7 @@ import math
 import sys
 from pathlib import Path
 
-from natcomp.errors import NatcompError
+from natcomp.errors import InputError, NatcompError
 
 __all__ = ["add_subcommands"]
 
@@ -79,6 +79,8 @@ def _candidates(args: argparse.Namespace) -> int:
                 trees[f"{split}"] = read_ptb_trees(path, split)
         else:
             trees[path.stem] = read_ptb_trees(path)
+            if not trees[path.stem]:
+                raise InputError(path, "no tree found; expected one labelled SST tree per line")
     types = None
     if args.phrase_types:
         table = read_tsv(args.phrase_types, ("phrase", "type"))

@@ -92,8 +92,24 @@ def _cmd_hypernyms(args) -> int:
 
     if args.max_distance < 1:
         raise OptionError("--max-distance", f"must be at least 1, not {args.max_distance}")
+    from natcomp.plane.wordnet import hypernym_synsets, is_unigram
+
     for noun in args.nouns:
-        print(f"{noun}\t{' '.join(hypernyms(noun, args.max_distance))}")
+        words = hypernyms(noun, args.max_distance)
+        print(f"{noun}\t{' '.join(words)}")
+        if not words:
+            within = [h.word for h in hypernym_synsets(noun, args.max_distance)]
+            if not within:
+                what = f"it has no hypernym within distance {args.max_distance}"
+            elif not any(is_unigram(word) for word in within):
+                what = (
+                    f"every hypernym within distance {args.max_distance} is a multi-word lemma "
+                    f"({', '.join(within)}), and PLANE keeps unigrams only"
+                )
+            else:
+                what = f"its hypernyms within distance {args.max_distance} ({', '.join(within)}) are multi-word "
+                what += "lemmas or the noun itself"
+            print(f"natcomp plane hypernyms: {noun}: no hypernym listed: {what}", file=sys.stderr)
     return 0
 
 
