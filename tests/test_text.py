@@ -1,3 +1,7 @@
+from pathlib import Path
+
+import pytest
+
 from natcomp.text import detokenize, unescape_bracket
 
 
@@ -35,3 +39,25 @@ print("ok")
 """
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
     assert done.stdout.strip() == "ok", done.stderr
+
+
+YELP = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "yelp" / "reference.0"
+
+
+@pytest.mark.skipif(not YELP.exists(), reason=f"the real Yelp references are not here ({YELP})")
+def test_treebank_tokenizer_matches_nltk_on_the_real_yelp_pairs():
+    """Every sentence of the 500 real pairs PSS cleans tokenizes as the fully imported NLTK's tokenizer does."""
+    import subprocess
+    import sys
+
+    code = f"""
+from natcomp.text import treebank_word_tokenizer
+lines = open({str(YELP)!r}, encoding="utf-8").read().splitlines()
+sentences = [side.lower() for line in lines for side in line.split("\\t")]
+ours = [treebank_word_tokenizer().tokenize(s) for s in sentences]
+from nltk.tokenize import TreebankWordTokenizer
+assert ours == [TreebankWordTokenizer().tokenize(s) for s in sentences]
+print(len(sentences))
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    assert done.stdout.strip() == "1000", done.stderr
