@@ -55,6 +55,7 @@ def make_inputs(folder: Path) -> Path:
     (d / "predictions.tsv").write_text(
         "sentence\tprediction\na good film\t1\na bad film\t0\nit is fine\t1\nit is not fine\t0\n", encoding="utf-8"
     )
+    (d / "phrases.tsv").write_text("phrase\ttype\ngood film\tNP\n", encoding="utf-8")
     (d / "sent.tsv").write_text("stimulus\tsentiment\na b\t3\n", encoding="utf-8")
     (d / "existing.txt").write_text("keep me\n", encoding="utf-8")
     import numpy as np
@@ -107,6 +108,13 @@ CASES = [
     ),
     ("pss-score-predictions-folder", "pss score --pairs {d}/pairs.txt 0 --predictions {d}/dir", "{d}/dir", "folder"),
     ("pss-clean-pairs-folder", "pss clean --pairs {d}/dir --out {o}/kept.txt", "{d}/dir", "folder"),
+    ("mt-evaluate-configfile-folder", "mt evaluate --model m --configfile {d}/dir -n", "{d}/dir", "folder"),
+    (
+        "noncompsst-candidates-entities-latin1",
+        "noncompsst candidates {d}/trees.txt --no-parser --phrase-types {d}/phrases.tsv --entities {d}/pairs_latin1.txt --quiet --out {o}/c.tsv",
+        "{d}/pairs_latin1.txt, line 2",
+        "UTF-8",
+    ),
     # a missing file
     (
         "noncompsst-ratings-stimuli-missing",

@@ -452,14 +452,12 @@ def _add_evaluate(subparsers) -> None:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     import yaml
 
+    from natcomp.files import read_text
     from natcomp.mt import evaluate
 
     root = evaluate.workflow_root()
     base_path = args.configfile or root / "config" / "config.yaml"
-    try:
-        base = yaml.safe_load(Path(base_path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(base_path, f"cannot read the base config: {error.strerror}") from None
+    base = yaml.safe_load(read_text(base_path))
     name = args.name or evaluate.system_name(args.model)
     model = args.model
     if Path(model).expanduser().is_dir():

@@ -49,6 +49,7 @@ def _setup_logging(verbose: bool) -> logging.Logger:
 
 
 def _candidates(args: argparse.Namespace) -> int:
+    from natcomp.files import read_text
     from natcomp.noncompsst import candidates
     from natcomp.noncompsst.pipeline import raw_lookup, value_lookup
     from natcomp.sst import PTB_MEMBERS, read_ptb_trees
@@ -85,11 +86,7 @@ def _candidates(args: argparse.Namespace) -> int:
     if args.phrase_types:
         table = read_tsv(args.phrase_types, ("phrase", "type"))
         types = dict(zip(table["phrase"], table["type"]))
-    names = (
-        [line.strip() for line in args.entities.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if args.entities
-        else []
-    )
+    names = [line.strip() for line in read_text(args.entities).splitlines() if line.strip()] if args.entities else []
     table, counts = candidates.select_candidates(
         trees,
         settings,
