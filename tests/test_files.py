@@ -67,3 +67,34 @@ def test_check_parallel_names_both_files(tmp_path):
         check_parallel(tmp_path / "a.en", tmp_path / "a.nl")
     (tmp_path / "a.nl").write_text("1\n2\n3\n")
     assert check_parallel(tmp_path / "a.en", tmp_path / "a.nl") == 3
+
+
+def test_read_text_names_the_line_of_bytes_that_are_not_utf8(tmp_path):
+    from natcomp.files import read_first_line, read_text
+
+    path = tmp_path / "latin1.txt"
+    path.write_bytes(b"first line\nsecond\ncaf\xe9 third\n")
+    with pytest.raises(InputError) as error:
+        read_text(path)
+    assert error.value.line == 3 and "not valid UTF-8" in str(error.value) and "byte 4 of the line" in str(error.value)
+    assert read_first_line(path) == "first line"  # the header line alone is fine
+    (tmp_path / "bad.txt").write_bytes(b"\xff\n")
+    with pytest.raises(InputError, match="line 1: not valid UTF-8"):
+        read_first_line(tmp_path / "bad.txt")
+    with pytest.raises(InputError) as error:
+        read_lines(path)
+    assert error.value.line == 3
+
+
+def test_writers_refuse_a_folder_and_folder_outputs_an_existing_file(tmp_path):
+    from natcomp.files import check_output_folder
+
+    (tmp_path / "dir").mkdir()
+    with pytest.raises(InputError, match="is a folder; expected a file to write"):
+        write_lines(tmp_path / "dir", ["x"])
+    assert list((tmp_path / "dir").iterdir()) == [] and sorted(p.name for p in tmp_path.iterdir()) == ["dir"]
+    (tmp_path / "file").write_text("x", encoding="utf-8")
+    with pytest.raises(InputError, match="already exists as a file; expected a folder"):
+        check_output_folder(tmp_path / "file")
+    check_output_folder(tmp_path / "dir")
+    check_output_folder(tmp_path / "new")

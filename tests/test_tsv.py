@@ -172,3 +172,16 @@ def test_empty_table_keeps_columns_and_lines_are_recorded(tmp_path):
     assert list(read_tsv(path).columns) == ["a", "b"]
     path.write_text("a\tb\n1\t2\n3\t4\n", encoding="utf-8")
     assert read_tsv(path).attrs["lines"] == [2, 3]
+
+
+@pytest.mark.parametrize("quoted", [False, True, "auto"])
+def test_bytes_that_are_not_utf8_are_named_by_their_line(tmp_path, quoted):
+    path = tmp_path / "latin1.tsv"
+    path.write_bytes(b"en\tnl\nhim\them\ncaf\xe9\tkoffie\n")
+    with pytest.raises(InputError) as error:
+        list(iter_tsv(path, ("en", "nl"), quoted=quoted))
+    assert error.value.line == 3
+    assert str(error.value).startswith(f"{path}, line 3: not valid UTF-8")
+    assert read_header(path) == ["en", "nl"]  # the header line itself is fine
+    with pytest.raises(InputError, match=r"line 3: not valid UTF-8"):
+        read_header(path, quoted=True)

@@ -1,19 +1,24 @@
-"""The ``natcomp`` command line.
+"""The ``natcomp`` command line: ``natcomp <family> <command>``.
 
-Each family adds its commands through ``add_subcommands(subparsers)`` of its ``cli``
-module; every command sets ``func(args) -> int``. Errors natcomp raises on purpose
-(:class:`natcomp.errors.NatcompError`) are printed as ``natcomp: error: <message>`` and
-give exit status 2; outputs are only written once everything has been computed, and
-atomically, so a failing command leaves no partial files. ``natcomp --version`` prints
-``natcomp <version>``.
+Each family adds its group through ``add_subcommands(subparsers)`` of its ``cli`` module;
+every command sets ``func(args) -> int`` and names its outputs in ``output_files`` /
+``output_folders`` (argument names), which are checked before the command runs (a folder
+is no file to write, an existing file no folder). One mechanism, in :func:`main`, reports every
+bad input: an error natcomp raises on purpose (:class:`natcomp.errors.NatcompError`) or an
+operating-system error on a named path (a folder given as a file, a missing file, an
+existing file where a folder is written...) is printed as the one line ``natcomp: error:
+<path>[, line N]: <what was expected>`` with exit status 2, never a traceback
+(:func:`natcomp.errors.one_line`). Outputs are only written once everything has been
+computed, and atomically, so a failing command leaves no partial files. ``natcomp
+--version`` prints ``natcomp <version>``.
 
-Commands:
+Groups: ``natcomp mt`` (score, sources, fragments, evaluate), ``natcomp noncompsst``,
+``natcomp plane``, ``natcomp pss``, ``natcomp tre``. The MT commands that sat at the top
+level (``natcomp score``, ``sources``, ``fragments``) still work until natcomp 0.2, with a
+one-line notice on stderr.
 
-``natcomp score``, ``natcomp sources``, ``natcomp fragments``
-    The MT tests (:mod:`natcomp.mt.cli`): score translations of test items, export the
-    items' source sentences for translation, extract Double-DOP fragments.
-``natcomp noncompsst | plane | pss | tre ...``
-    The other families' groups (their ``cli`` modules).
+Start-up stays fast: building the parser imports no model library (torch, transformers,
+fairseq) and no pandas; each command imports what it needs when it runs.
 """
 
 from __future__ import annotations
@@ -22,9 +27,12 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from natcomp.errors import NatcompError
+from natcomp.errors import one_line
 
 PROG = "natcomp"
+
+#: the old top-level spellings of the MT commands -> their group (kept until natcomp 0.2)
+MOVED_COMMANDS = {"score": "mt", "sources": "mt", "fragments": "mt"}
 
 
 # --------------------------------------------------------------------------------------
@@ -35,11 +43,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog=PROG, description="Compositionality tests for NLP models on natural language (natcomp)."
     )
-    parser.add_argument("--version", action="version", version=f"{PROG} {version()}")
-    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser.add_argument("--version", action="version", version=f"{PROG} {version()}", help="print the version")
+    subparsers = parser.add_subparsers(dest="command", metavar="FAMILY", required=True)
     for family_cli in _family_clis():
         family_cli.add_subcommands(subparsers)
+    _describe_commands(parser)
     return parser
+
+
+def _describe_commands(parser: argparse.ArgumentParser) -> None:
+    """Give every command without a description its help line as the description of its own --help."""
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            helps = {choice.dest: choice.help for choice in action._choices_actions}
+            for name, sub in action.choices.items():
+                if not sub.description and helps.get(name):
+                    sub.description = helps[name][0].upper() + helps[name][1:] + "."
+                _describe_commands(sub)
 
 
 def version() -> str:
@@ -55,7 +75,7 @@ def version() -> str:
 
 
 def _family_clis():
-    """The command modules of the families: MT adds top-level commands, the others a ``natcomp <family>`` group."""
+    """The command modules of the families; each adds a ``natcomp <family>`` group."""
     from natcomp.mt import cli as mt_cli
     from natcomp.noncompsst import cli as noncompsst_cli
     from natcomp.plane import cli as plane_cli
@@ -65,14 +85,45 @@ def _family_clis():
     return [mt_cli, noncompsst_cli, plane_cli, pss_cli, tre_cli]
 
 
+def _new_spelling(argv: list[str]) -> list[str]:
+    """``argv`` with an old top-level MT command moved into its group, after a notice on stderr."""
+    position = next((i for i, arg in enumerate(argv) if not arg.startswith("-")), None)
+    if position is None or argv[position] not in MOVED_COMMANDS:
+        return argv
+    command = argv[position]
+    group = MOVED_COMMANDS[command]
+    print(
+        f"{PROG}: '{PROG} {command}' is now '{PROG} {group} {command}'; the old name goes after natcomp 0.2",
+        file=sys.stderr,
+    )
+    return [*argv[:position], group, *argv[position:]]
+
+
+def _check_outputs(args: argparse.Namespace) -> None:
+    """Refuse the outputs a command names (``output_files``, ``output_folders``) before it reads a byte."""
+    from natcomp.files import check_output_file, check_output_folder
+
+    for dest in getattr(args, "output_files", ()):
+        if getattr(args, dest) is not None:
+            check_output_file(getattr(args, dest))
+    for dest in getattr(args, "output_folders", ()):
+        if getattr(args, dest) is not None:
+            check_output_folder(getattr(args, dest))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status (0 ok, 2 bad input or usage)."""
+    argv = _new_spelling(list(sys.argv[1:] if argv is None else argv))
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        _check_outputs(args)
         return args.func(args)
-    except NatcompError as error:
-        print(f"{PROG}: error: {error}", file=sys.stderr)
+    except Exception as error:  # only the errors one_line knows are reported; others are re-raised
+        line = one_line(error)
+        if line is None:
+            raise
+        print(f"{PROG}: error: {line}", file=sys.stderr)
         return 2
 
 

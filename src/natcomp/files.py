@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import IO
 
-from natcomp.errors import InputError
+from natcomp.errors import InputError, os_error_message
 
 _UMASK = os.umask(0)
 os.umask(_UMASK)
@@ -26,9 +26,11 @@ os.umask(_UMASK)
 def atomic_path(path: str | Path) -> Iterator[Path]:
     """Yield a temporary path next to ``path``; rename it to ``path`` on success.
 
-    On an exception the temporary file is removed and ``path`` is left untouched.
+    On an exception the temporary file is removed and ``path`` is left untouched. A folder
+    at ``path`` is refused before anything is written (:class:`InputError`).
     """
     target = Path(path)
+    check_output_file(target)
     target.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
     os.close(fd)
@@ -73,6 +75,60 @@ def _text_wrapper(binary: IO[bytes], encoding: str | None) -> IO[str]:
     return io.TextIOWrapper(binary, encoding=encoding or "utf-8", newline="\n")
 
 
+def check_output_file(path: str | Path) -> None:
+    """Refuse ``path`` as a file to write when it is a folder (:class:`InputError` naming it)."""
+    if Path(path).is_dir():
+        raise InputError(path, "is a folder; expected a file to write")
+
+
+def check_output_folder(path: str | Path) -> None:
+    """Refuse ``path`` as a folder to write into when it exists and is not a folder."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise InputError(path, "already exists as a file; expected a folder to write into (or a new name)")
+
+
+def utf8_error(path: str | Path, data: bytes, error: UnicodeDecodeError, first_line: int = 1) -> InputError:
+    """The :class:`InputError` for bytes of ``path`` that are not UTF-8: names the line
+    (counted in ``data``, which starts at line ``first_line``) and the byte in that line."""
+    line = data.count(b"\n", 0, error.start) + first_line
+    column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
+    return InputError(path, f"not valid UTF-8 ({error.reason} at byte {column} of the line); expected UTF-8 text", line)
+
+
+def read_bytes(path: str | Path) -> bytes:
+    """The bytes of a file; ``.gz`` files are decompressed."""
+    if str(path).endswith(".gz"):
+        with gzip.open(path, "rb") as handle:
+            return handle.read()
+    return Path(path).read_bytes()
+
+
+def read_text(path: str | Path) -> str:
+    """The whole text of a UTF-8 file (``.gz`` decompressed), line ends kept as they are.
+
+    Bytes that are not UTF-8 raise :class:`InputError` naming the file and the line. OS
+    errors (a missing file, a folder) pass through with their path, for the command line's
+    one-line report.
+    """
+    data = read_bytes(path)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise utf8_error(path, data, error) from None
+
+
+def read_first_line(path: str | Path) -> str:
+    """The first line of a UTF-8 text file without its line end (checked like :func:`read_text`)."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rb") as handle:
+        raw = handle.readline()
+    try:
+        return raw.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError as error:
+        raise utf8_error(path, raw, error) from None
+
+
 def write_lines(path: str | Path, lines: Iterable[str]) -> int:
     """Write one line per item atomically; return the number of lines written."""
     count = 0
@@ -104,13 +160,15 @@ def iter_lines(path: str | Path, allow_empty: bool = False) -> Iterator[str]:
                 try:
                     text = raw.decode("utf-8").rstrip("\r\n")
                 except UnicodeDecodeError as error:
-                    raise InputError(path, f"not valid UTF-8 ({error.reason} at byte {error.start})", number) from None
+                    raise utf8_error(path, raw, error, number) from None
                 if not allow_empty and not text.strip():
                     raise InputError(path, "empty line; expected one non-empty sentence per line", number)
                 yield text
     except FileNotFoundError:
         raise InputError(path, "file not found") from None
-    except (OSError, EOFError) as error:
+    except OSError as error:
+        raise InputError(path, os_error_message(error)) from None
+    except EOFError as error:
         raise InputError(path, f"cannot read: {error}") from None
 
 

@@ -22,10 +22,14 @@ import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
 
-import pandas as pd
+import sys
+from typing import TYPE_CHECKING
 
 from natcomp.errors import InputError
-from natcomp.files import atomic_open, open_text
+from natcomp.files import atomic_open, read_first_line, read_text
+
+if TYPE_CHECKING:  # pandas is imported where a DataFrame is built, not at start-up
+    import pandas as pd
 
 _BOM = "\ufeff"
 
@@ -87,12 +91,9 @@ def looks_csv_quoted(text: str) -> bool:
 
 def _read_text(path: str | Path) -> str:
     try:
-        with open_text(path) as handle:
-            text = handle.read()
+        text = read_text(path)
     except FileNotFoundError:
         raise InputError(path, "file not found") from None
-    except UnicodeDecodeError as error:
-        raise InputError(path, f"not valid UTF-8 ({error.reason} at byte {error.start})") from None
     return text.removeprefix(_BOM)
 
 
@@ -184,6 +185,8 @@ def read_tsv(
     Checked like :func:`iter_tsv`; an empty table keeps its columns. The line number of
     each row is kept in ``frame.attrs["lines"]`` and the path in ``frame.attrs["path"]``.
     """
+    import pandas as pd
+
     header: list[str] | None = None
     records = []
     lines = []
@@ -203,8 +206,7 @@ def read_tsv(
 def read_header(path: str | Path, *, quoted: bool | str = False) -> list[str]:
     """The column names of a TSV file (``quoted`` as in :func:`iter_tsv`)."""
     if quoted is False:
-        with open_text(path) as handle:
-            first = handle.readline().lstrip(_BOM).rstrip("\r\n")
+        first = read_first_line(path).lstrip(_BOM)
         return [name.strip() for name in first.split("\t")] if first else []
     text = _read_text(path)
     if not _use_quoting(text, quoted):
@@ -217,7 +219,8 @@ def format_cell(value: object, float_format: str | None = None) -> str:
     floats in ``float_format`` when given, else in full precision."""
     if hasattr(value, "item") and not isinstance(value, (str, bytes)):
         value = value.item()  # numpy scalars
-    if value is None or value is pd.NA or (isinstance(value, float) and value != value):
+    pandas = sys.modules.get("pandas")  # a pd.NA exists only where pandas was imported
+    if value is None or (pandas is not None and value is pandas.NA) or (isinstance(value, float) and value != value):
         return ""
     if isinstance(value, bool):
         return "1" if value else "0"
@@ -253,7 +256,8 @@ def write_tsv(
     """
     if quoted not in (False, True, "auto"):
         raise ValueError(f"quoted must be True, False or 'auto', not {quoted!r}")
-    if isinstance(rows, pd.DataFrame):
+    pandas = sys.modules.get("pandas")  # a DataFrame exists only where pandas was imported
+    if pandas is not None and isinstance(rows, pandas.DataFrame):
         columns = list(columns or rows.columns)
         records: Iterable[Mapping[str, object]] = rows[columns].to_dict("records")
     else:

@@ -1,6 +1,6 @@
-"""Tests of the MT commands of the command line (natcomp.mt.cli): ``natcomp score`` and ``natcomp sources``.
+"""Tests of the MT commands of the command line (natcomp.mt.cli): ``natcomp mt score`` and ``natcomp mt sources``.
 
-``natcomp fragments`` is tested in test_fragments.py.
+``natcomp mt fragments`` is tested in test_fragments.py.
 """
 
 from __future__ import annotations
@@ -86,6 +86,7 @@ def _translations_tsv(path: Path, translations: dict[str, str]) -> Path:
 
 def _score(tmp_path: Path, *extra: str) -> list[str]:
     return [
+        "mt",
         "score",
         "--labels",
         str(tmp_path / "out" / "labels.tsv"),
@@ -96,7 +97,7 @@ def _score(tmp_path: Path, *extra: str) -> list[str]:
 
 
 # --------------------------------------------------------------------------------------
-# natcomp score: results
+# natcomp mt score: results
 
 
 def test_score_np_vp_end_to_end(tmp_path, capsys):
@@ -113,7 +114,7 @@ def test_score_np_vp_end_to_end(tmp_path, capsys):
     assert not list((tmp_path / "out").glob(".*part"))  # no temporary files left
     out = capsys.readouterr().out
     assert out == (
-        f"natcomp score: np_vp, 4 items, consistency 0.7500 "
+        f"natcomp mt score: np_vp, 4 items, consistency 0.7500 "
         f"(labels: {tmp_path / 'out' / 'labels.tsv'}, summary: {tmp_path / 'out' / 'summary.tsv'})\n"
     )
 
@@ -152,7 +153,7 @@ def test_score_s_conj_with_lines_format_and_unscored_item(tmp_path, capsys):
         ["overall", "s3", "0.0000", "1"],
         ["overall", "overall", "0.5000", "2"],
     ]
-    assert capsys.readouterr().out.startswith("natcomp score: s_conj, 3 items (2 scored), consistency 0.5000 (")
+    assert capsys.readouterr().out.startswith("natcomp mt score: s_conj, 3 items (2 scored), consistency 0.5000 (")
 
 
 def test_score_substitutivity_names_pairs_and_pools_them(tmp_path, capsys):
@@ -173,7 +174,7 @@ def test_score_substitutivity_names_pairs_and_pools_them(tmp_path, capsys):
         ["overall", "overall", "0.3333", "0.6667", "3"],
     ]
     assert capsys.readouterr().out.startswith(
-        "natcomp score: substitutivity, 3 items, consistency 0.3333, synonym_consistency 0.6667 (labels: "
+        "natcomp mt score: substitutivity, 3 items, consistency 0.3333, synonym_consistency 0.6667 (labels: "
     )
 
 
@@ -209,7 +210,7 @@ def test_score_overgeneralisation_names_idioms_and_options(tmp_path):
 
 
 # --------------------------------------------------------------------------------------
-# natcomp score: from any directory
+# natcomp mt score: from any directory
 
 
 def test_score_finds_the_shipped_lists_from_any_directory(tmp_path, monkeypatch):
@@ -220,7 +221,7 @@ def test_score_finds_the_shipped_lists_from_any_directory(tmp_path, monkeypatch)
     _translations_tsv(tmp_path / "pairs_hyp.tsv", SUBSTITUTIVITY_TRANSLATIONS)
     monkeypatch.chdir(tmp_path)
     assert not (tmp_path / "resources").exists()
-    argv = ["score", "--labels", "l.tsv", "--summary", "s.tsv"]
+    argv = ["mt", "score", "--labels", "l.tsv", "--summary", "s.tsv"]
     assert (
         main([*argv, "--test", "overgeneralisation", "--items", "idioms_items.tsv", "--translations", "idioms_hyp.tsv"])
         == 0
@@ -236,7 +237,7 @@ def test_python_dash_m_natcomp_score_in_another_directory(tmp_path):
     """The command as a user runs it: a fresh process whose working directory is not the repository."""
     _write(tmp_path / "items.tsv", SUBSTITUTIVITY_ITEMS)
     _translations_tsv(tmp_path / "hyp.tsv", SUBSTITUTIVITY_TRANSLATIONS)
-    argv = ["score", "--test", "substitutivity", "--items", "items.tsv", "--translations", "hyp.tsv"]
+    argv = ["mt", "score", "--test", "substitutivity", "--items", "items.tsv", "--translations", "hyp.tsv"]
     done = subprocess.run(
         [sys.executable, "-m", "natcomp", *argv, "--labels", "labels.tsv", "--summary", "summary.tsv"],
         cwd=tmp_path,
@@ -246,7 +247,7 @@ def test_python_dash_m_natcomp_score_in_another_directory(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout == (
-        "natcomp score: substitutivity, 3 items, consistency 0.3333, synonym_consistency 0.6667 "
+        "natcomp mt score: substitutivity, 3 items, consistency 0.3333, synonym_consistency 0.6667 "
         "(labels: labels.tsv, summary: summary.tsv)\n"
     )
     assert done.stderr == ""
@@ -271,7 +272,7 @@ def test_missing_shipped_list_names_the_flag(tmp_path, monkeypatch, capsys):
 
 
 # --------------------------------------------------------------------------------------
-# natcomp score: files written by pandas, quotes and byte-order marks
+# natcomp mt score: files written by pandas, quotes and byte-order marks
 
 
 def test_files_written_by_pandas_with_quotes_tabs_and_bom_score_like_natcomp_files(tmp_path):
@@ -330,7 +331,10 @@ def test_natcomp_files_with_sentences_starting_with_a_quote_are_read_as_they_are
     items = [["item", "template", "condition", "source_a", "source_b"]]
     items += [[str(i), "1", "np_prime", source, f"{source} x"] for i, source in enumerate(sources)]
     items_path = _write(tmp_path / "items.tsv", items)
-    assert main(["sources", "--test", "np_vp", "--items", str(items_path), "--output", str(tmp_path / "src.txt")]) == 0
+    assert (
+        main(["mt", "sources", "--test", "np_vp", "--items", str(items_path), "--output", str(tmp_path / "src.txt")])
+        == 0
+    )
     expected = [s for source in sources for s in (source, f"{source} x")]
     assert (tmp_path / "src.txt").read_text(encoding="utf-8").splitlines() == expected
     hyp = _translations_tsv(tmp_path / "hyp.tsv", {s: s for s in expected})
@@ -341,7 +345,7 @@ def test_natcomp_files_with_sentences_starting_with_a_quote_are_read_as_they_are
     assert [row[5] for row in labels[1:]] == sources  # translation_a: read back unchanged too
 
     # --quoting csv forces CSV reading: '"Run!"' then loses its quotes (and '"Run!" he said .' is malformed)
-    assert main(["sources", "--test", "np_vp", "--items", str(items_path), "--quoting", "csv"]) == 2
+    assert main(["mt", "sources", "--test", "np_vp", "--items", str(items_path), "--quoting", "csv"]) == 2
 
 
 def test_quoting_none_reads_a_pandas_file_literally(tmp_path, capsys):
@@ -349,14 +353,56 @@ def test_quoting_none_reads_a_pandas_file_literally(tmp_path, capsys):
     rows = [list(row) for row in rows]
     rows[0][3] = 'The "girl" sees the king .'
     pd.DataFrame(rows, columns=header).to_csv(tmp_path / "items.tsv", sep="\t", index=False)
-    assert main(["sources", "--test", "np_vp", "--items", str(tmp_path / "items.tsv")]) == 0
+    assert main(["mt", "sources", "--test", "np_vp", "--items", str(tmp_path / "items.tsv")]) == 0
     assert capsys.readouterr().out.splitlines()[0] == 'The "girl" sees the king .'
-    assert main(["sources", "--test", "np_vp", "--items", str(tmp_path / "items.tsv"), "--quoting", "none"]) == 0
+    assert main(["mt", "sources", "--test", "np_vp", "--items", str(tmp_path / "items.tsv"), "--quoting", "none"]) == 0
     assert capsys.readouterr().out.splitlines()[0] == '"The ""girl"" sees the king ."'
 
 
+INSIDE_WORDS_ITEMS = [
+    ["item", "template", "idiom", "source", "reference"],
+    ["1", "natural", "from scratch", "We built it from scratches .", ""],  # only inside a longer word
+    ["2", "natural", "by heart", "She learned it by heartily .", ""],
+    ["3", "natural", "in tandem", "They play main tandem .", ""],
+    ["4", "natural", "by heart", "I knew it by heart .", ""],  # as whole words
+]
+INSIDE_WORDS_TRANSLATIONS = {
+    "We built it from scratches .": "We bouwden het uit krassen.",  # keyword kras(sen): overgeneralised
+    "She learned it by heartily .": "Ze leerde het hartelijk.",  # hart inside hartelijk: substring mode only
+    "They play main tandem .": "Ze spelen hoofdtandem.",  # tandem inside a compound: substring mode only
+    "I knew it by heart .": "Ik kende het uit het hoofd.",  # no keyword
+}
+
+
+@pytest.mark.parametrize(
+    ("matching", "scores", "reported"),
+    [("inflected", "1/0/0/0", True), ("word", "0/0/0/0", True), ("substring", "1/1/1/0", False)],
+)
+def test_sources_holding_their_idiom_inside_longer_words_are_scored_and_counted(
+    tmp_path, capsys, matching, scores, reported
+):
+    """Released natural items hold idioms as "from scratches", "by heartily", "main tandem": the CLI scores them
+    (no exit 2); outside substring mode it reports them on stderr as one line with a count and examples."""
+    items = _write(tmp_path / "items.tsv", INSIDE_WORDS_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", INSIDE_WORDS_TRANSLATIONS)
+    argv = ["--test", "overgeneralisation", "--items", str(items), "--translations", str(translations)]
+    assert main(_score(tmp_path, *argv, "--keyword-matching", matching)) == 0
+    labels = {row[0]: row for row in _read(tmp_path / "out" / "labels.tsv")}
+    column = labels["item"].index("overgeneralised")
+    assert "/".join(labels[item][column] for item in "1234") == scores
+    err = capsys.readouterr().err
+    if reported:
+        assert err.count("\n") == 1, err
+        assert err.startswith("natcomp mt score: 3 of 4 sources hold their idiom only inside longer words"), err
+        assert "line 2: 'We built it from scratches .' (from scratch)" in err
+        assert "line 4: 'They play main tandem .' (in tandem)" in err
+        assert "line 5" not in err
+    else:
+        assert err == ""
+
+
 # --------------------------------------------------------------------------------------
-# natcomp score: errors
+# natcomp mt score: errors
 
 
 def _assert_error(tmp_path, capsys, argv: list[str], *fragments: str) -> str:
@@ -543,12 +589,12 @@ def test_existing_outputs_survive_a_failing_run(tmp_path, capsys):
 
 
 # --------------------------------------------------------------------------------------
-# natcomp sources
+# natcomp mt sources
 
 
 def test_sources_to_stdout_and_to_a_file(tmp_path, capsys):
     items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
-    assert main(["sources", "--test", "np_vp", "--items", str(items)]) == 0
+    assert main(["mt", "sources", "--test", "np_vp", "--items", str(items)]) == 0
     captured = capsys.readouterr()
     expected = [
         "The girl sees the king .",
@@ -559,9 +605,9 @@ def test_sources_to_stdout_and_to_a_file(tmp_path, capsys):
         "The poet sees the king .",
     ]
     assert captured.out.splitlines() == expected
-    assert captured.err == "natcomp sources: 6 unique source sentences of 4 items -> stdout\n"
+    assert captured.err == "natcomp mt sources: 6 unique source sentences of 4 items -> stdout\n"
     out = tmp_path / "sub" / "sources.txt"
-    assert main(["sources", "--test", "np_vp", "--items", str(items), "--output", str(out)]) == 0
+    assert main(["mt", "sources", "--test", "np_vp", "--items", str(items), "--output", str(out)]) == 0
     assert out.read_text(encoding="utf-8") == "".join(f"{s}\n" for s in expected)
     assert capsys.readouterr().out == ""
     assert [p.name for p in out.parent.iterdir()] == ["sources.txt"]  # no temporary file left
@@ -571,7 +617,7 @@ def test_sources_of_bad_items_write_nothing(tmp_path, capsys):
     out = tmp_path / "sources.txt"
     out.write_text("old\n", encoding="utf-8")
     bad = _write(tmp_path / "bad.tsv", [["item", "template", "idiom", "source"], ["1", "1", "by heart", "x"]])
-    assert main(["sources", "--test", "overgeneralisation", "--items", str(bad), "--output", str(out)]) == 2
+    assert main(["mt", "sources", "--test", "overgeneralisation", "--items", str(bad), "--output", str(out)]) == 2
     err = capsys.readouterr().err
     assert f"{bad}, line 1: missing column(s) reference" in err
     assert out.read_text(encoding="utf-8") == "old\n"
@@ -591,7 +637,7 @@ def test_sources_round_trip_scores_like_the_tsv_format(tmp_path, capsys, test, i
     """Export the sources, translate them line by line, score as lines: the labels of the TSV format."""
     items_path = _write(tmp_path / "items.tsv", items)
     sources_path = tmp_path / "sources.txt"
-    assert main(["sources", "--test", test, "--items", str(items_path), "--output", str(sources_path)]) == 0
+    assert main(["mt", "sources", "--test", test, "--items", str(items_path), "--output", str(sources_path)]) == 0
     translate = {"identity": lambda s: s, "upper": str.upper, "dictionary": translations.__getitem__}[system]
     sources = sources_path.read_text(encoding="utf-8").splitlines()
     (tmp_path / "hyp.txt").write_text("".join(translate(s) + "\n" for s in sources), encoding="utf-8")
@@ -600,7 +646,7 @@ def test_sources_round_trip_scores_like_the_tsv_format(tmp_path, capsys, test, i
     labels = {}
     for fmt, hyp in (("lines", "hyp.txt"), ("tsv", "hyp.tsv")):
         out = tmp_path / fmt
-        argv = ["score", "--test", test, "--items", str(items_path), "--translations", str(tmp_path / hyp)]
+        argv = ["mt", "score", "--test", test, "--items", str(items_path), "--translations", str(tmp_path / hyp)]
         argv += ["--translations-format", fmt, "--labels", str(out / "l.tsv"), "--summary", str(out / "s.tsv")]
         assert main([*argv, *extra]) == 0
         labels[fmt] = ((out / "l.tsv").read_text(encoding="utf-8"), (out / "s.tsv").read_text(encoding="utf-8"))

@@ -526,7 +526,7 @@ def test_phrase_of_tree():
 
 def test_cli_fragments_to_stdout(tmp_path, capsys):
     bank = _write(tmp_path / "bank.mrg", SLEEPERS)
-    assert main(["fragments", str(bank)]) == 0
+    assert main(["mt", "fragments", str(bank)]) == 0
     captured = capsys.readouterr()
     assert captured.out == "(S (NP (DT the) (NN )) (VP (VBZ sleeps)))\t3\n"
     assert "3 trees, 1 fragments (builtin" in captured.err
@@ -536,7 +536,7 @@ def test_cli_fragments_to_file_and_auto_backend(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))  # no discodop
     bank = _write(tmp_path / "bank.mrg", SEARCH_TREES)
     out = tmp_path / "out" / "fragments.txt"
-    assert main(["fragments", str(bank), "--output", str(out), "--backend", "auto"]) == 0
+    assert main(["mt", "fragments", str(bank), "--output", str(out), "--backend", "auto"]) == 0
     assert capsys.readouterr().out == ""
     fragments = read_fragments(out)
     assert fragments["(NP (NP (DT ) (NN )) (PP (IN ) (NP )))"] == 3  # not the (DT JJ NN) one
@@ -547,15 +547,15 @@ def test_cli_fragments_errors(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path / "empty-bin"))
     bank = _write(tmp_path / "bank.mrg", [SLEEPERS[0], "(S (NP (DT the) (NN cat)) (VP (VBZ sleeps))"])
     out = tmp_path / "fragments.txt"
-    assert main(["fragments", str(bank), "-o", str(out)]) == 2
+    assert main(["mt", "fragments", str(bank), "-o", str(out)]) == 2
     err = capsys.readouterr().err
     assert f"natcomp: error: {bank}, line 2: malformed tree" in err
     assert not out.exists()
-    assert main(["fragments", str(bank), "--backend", "discodop"]) == 2
+    assert main(["mt", "fragments", str(bank), "--backend", "discodop"]) == 2
     assert "'discodop' command is not on PATH" in capsys.readouterr().err
     empty = tmp_path / "empty.mrg"
     empty.write_text("", encoding="utf-8")
-    assert main(["fragments", str(empty)]) == 2
+    assert main(["mt", "fragments", str(empty)]) == 2
     assert "no trees" in capsys.readouterr().err
 
 
@@ -627,7 +627,7 @@ def test_cli_discodop_backend(tmp_path, capsys, monkeypatch):
     bin_dir = _fake_discodop(tmp_path / "bin", "(NP (DT the) (NN ))\t2\n")
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     bank = _write(tmp_path / "bank.mrg", SLEEPERS)
-    assert main(["fragments", str(bank), "--backend", "auto", "--threads", "0"]) == 0
+    assert main(["mt", "fragments", str(bank), "--backend", "auto", "--threads", "0"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "(NP (DT the) (NN ))\t2\n"
     assert "(discodop" in captured.err

@@ -19,6 +19,16 @@ def test_hypernyms_command(capsys, wn):
     assert "'qzxv' has no noun synset" in capsys.readouterr().err
 
 
+def test_hypernyms_says_when_every_hypernym_is_a_multi_word_lemma(capsys, wn):
+    assert main(["plane", "hypernyms", "car", "dog", "--max-distance", "3"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.splitlines()[0] == "car\t"
+    assert captured.err.splitlines() == [
+        "natcomp plane hypernyms: car: no hypernym listed: every hypernym within distance 3 is a multi-word lemma "
+        "(motor_vehicle, self-propelled_vehicle, wheeled_vehicle), and PLANE keeps unigrams only"
+    ]  # one line, for car only: dog has unigram hypernyms
+
+
 def test_resource_and_split_commands(tmp_path, wn, demo_nouns):
     corpus = tmp_path / "corpus.trees"
     settings = CorpusSettings(seed=2, adjectives_per_noun={"I": 4, "S": 4, "O": 12})

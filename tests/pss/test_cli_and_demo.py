@@ -52,9 +52,14 @@ def test_score_command(tmp_path, capsys):
         "1",
     ]
     assert main(argv + ["--predictions", str(predictions), "--accuracy", "80", "--out", str(out)]) == 0
-    assert "PSS 66.67 over 3 pairs, relative PSS 83.33" in capsys.readouterr().out
+    assert "PSS 66.6667 over 3 pairs, relative PSS 83.3333" in capsys.readouterr().out
     row = read_tsv(out, ("pss", "relative_pss")).iloc[0]
-    assert (row["pss"], row["relative_pss"]) == ("66.67", "83.33")
+    assert (row["pss"], row["relative_pss"]) == ("66.6667", "83.3333")
+    assert main([*argv, "--predictions", str(predictions), "--accuracy", "100"]) == 0  # the largest accuracy
+    assert "relative PSS 66.6667" in capsys.readouterr().out
+    for refused in ("100.5", "0", "-3"):
+        assert main([*argv, "--predictions", str(predictions), "--accuracy", refused]) == 2
+        assert "--accuracy" in capsys.readouterr().err
     assert main(["pss", "score", "--pairs", str(tmp_path / "reference.0"), "2", "--predictions", str(predictions)]) == 2
     assert "expected 0 (negative) or 1 (positive)" in capsys.readouterr().err
 

@@ -41,6 +41,7 @@ def test_scores_command(tmp_path, capsys):
     table = read_tsv(tmp_path / "scores.tsv", ("split", "index", "sentence", "ti", "wns"))
     assert table["sentence"].tolist() == ["Cool ?", "Nothing is black", "A film great ."]
     assert float(table["wns"][0]) == pytest.approx(2.5)
+    assert set(table["split"]) == {"dev"}  # the workflow's split name, not the file name dev.txt
 
 
 def test_fit_command_reports_spearman(tmp_path, capsys):

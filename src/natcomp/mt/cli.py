@@ -1,18 +1,18 @@
-"""The MT commands of the ``natcomp`` command line: ``score``, ``sources`` and ``fragments``.
+"""The MT commands of the ``natcomp`` command line: ``natcomp mt score | sources | fragments | evaluate``.
 
-They are top-level commands (``natcomp score``, not ``natcomp mt score``), added by
-:func:`add_subcommands` like every family's group.
+Added by :func:`add_subcommands` like every family's group. Until natcomp 0.2 the old
+top-level spellings (``natcomp score``...) still work (:data:`natcomp.cli.MOVED_COMMANDS`).
 
-``natcomp score --test T --items ITEMS.tsv --translations FILE --labels L.tsv --summary S.tsv``
+``natcomp mt score --test T --items ITEMS.tsv --translations FILE --labels L.tsv --summary S.tsv``
     Score the translations of one test's items (see :mod:`natcomp.mt.scoring`): a per-item
     labels TSV, a per-group summary TSV with overall rows, and one result line on stdout.
-``natcomp sources --test T --items ITEMS.tsv [--output FILE]``
+``natcomp mt sources --test T --items ITEMS.tsv [--output FILE]``
     The unique source sentences of an items file, one per line, in the order
-    ``natcomp score --translations-format lines`` expects its translations.
+    ``natcomp mt score --translations-format lines`` expects its translations.
 ``natcomp mt evaluate --model NAME_OR_PATH [--name NAME] [--configfile BASE.yaml] [-n]``
     Run the three tests on one Hugging Face translation model through the workflow, in a
     run folder of its own (:mod:`natcomp.mt.evaluate`), and write its tables.
-``natcomp fragments TREEBANK [--output FILE]``
+``natcomp mt fragments TREEBANK [--output FILE]``
     The recurring Double-DOP fragments of a treebank with their exact counts (see
     :mod:`natcomp.mt.semi_natural.fragments`), built in or with disco-dop, as ``fragment<TAB>count`` lines.
 
@@ -47,20 +47,27 @@ _QUOTING_HELP = (
 )
 
 
+#: the tests' names (natcomp.mt.registry.TESTS; named here so that building the parser imports no pandas)
+TEST_NAMES = ("np_vp", "s_conj", "substitutivity", "overgeneralisation")
+#: natcomp.mt.scoring.S_CONJ_MISSING_CONJUNCT, for the same reason
+S_CONJ_MISSING_CONJUNCT = ("pair", "triple")
+
+
 def add_subcommands(subparsers) -> None:
-    """Register ``score``, ``sources``, ``fragments`` and the ``mt`` group (``mt evaluate``)
-    on the ``natcomp`` sub-command parser."""
-    _add_score(subparsers)
-    _add_sources(subparsers)
-    _add_fragments(subparsers)
-    group = subparsers.add_parser("mt", help="MT compositionality: run the tests on a translation model")
-    _add_evaluate(group.add_subparsers(dest="mt_command", metavar="COMMAND", required=True))
+    """Register the ``mt`` group (``score``, ``sources``, ``fragments``, ``evaluate``) on the ``natcomp`` parser."""
+    description = "MT compositionality (Dankers et al. 2022): score translations of test items, export their sources, extract tree fragments, run the tests on a translation model."
+    group = subparsers.add_parser(
+        "mt", help="MT compositionality: systematicity, substitutivity, overgeneralisation", description=description
+    )
+    commands = group.add_subparsers(dest="mt_command", metavar="COMMAND", required=True)
+    _add_score(commands)
+    _add_sources(commands)
+    _add_fragments(commands)
+    _add_evaluate(commands)
 
 
 def _add_items_arguments(parser: argparse.ArgumentParser) -> None:
-    from natcomp.mt.scoring import TESTS
-
-    parser.add_argument("--test", required=True, choices=TESTS, help="which test the items belong to")
+    parser.add_argument("--test", required=True, choices=TEST_NAMES, help="which test the items belong to")
     parser.add_argument(
         "--items",
         required=True,
@@ -72,11 +79,11 @@ def _add_items_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 # --------------------------------------------------------------------------------------
-# natcomp score
+# natcomp mt score
 
 
 def _add_score(subparsers) -> None:
-    from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT
+    from natcomp.mt.consistency import KEYWORD_MATCHING
 
     parser = subparsers.add_parser(
         "score",
@@ -89,7 +96,7 @@ def _add_score(subparsers) -> None:
             "1/0, empty when an item is not scored; scores with 4 decimals. Outputs are unquoted TSV like every "
             "natcomp table, CSV-quoted only when a sentence holds a tab or a line break (possible in a quoted "
             "input). On success one line goes to stdout: the test, the number of items (and of scored items "
-            "where some are not scored) and the overall scores; run 'natcomp sources' for the sentences to "
+            "where some are not scored) and the overall scores; run 'natcomp mt sources' for the sentences to "
             "translate."
         ),
     )
@@ -107,7 +114,7 @@ def _add_score(subparsers) -> None:
         choices=("tsv", "lines"),
         default="tsv",
         help="'lines': one translation per line, aligned with the unique source sentences of the items file "
-        "in first-seen order (source_a then source_b of each row, or source), the order 'natcomp sources' "
+        "in first-seen order (source_a then source_b of each row, or source), the order 'natcomp mt sources' "
         "writes them in",
     )
     parser.add_argument("--labels", required=True, type=Path, metavar="OUT_LABELS.tsv", help="per-item labels")
@@ -150,7 +157,7 @@ def _add_score(subparsers) -> None:
         "in its own condition) or the whole 'triple' (S1, S1', S3: the items of both conditions that share "
         "S1 and S2, like the original code)",
     )
-    parser.set_defaults(func=_cmd_score)
+    parser.set_defaults(func=_cmd_score, output_files=("labels", "summary"))
 
 
 def _shipped_list(name: str, flag: str) -> Path:
@@ -179,6 +186,21 @@ def _keyword_matching(args: argparse.Namespace) -> str:
             )
         return "substring"
     return args.keyword_matching or "inflected"
+
+
+def _report_idioms_inside_words(items, keyword_matching: str, examples: int = 3) -> None:
+    """One line on stderr: how many sources hold their idiom only inside longer words, with examples."""
+    inside = items.attrs.get("idiom_inside_words", [])
+    if not inside:
+        return
+    shown = "; ".join(f"line {line}: {source!r} ({idiom})" for line, source, idiom in inside[:examples])
+    more = "" if len(inside) <= examples else "; ..."
+    print(
+        f"{PROG} mt score: {len(inside)} of {len(items)} sources hold their idiom only inside longer words, not as "
+        f"whole words ({shown}{more}); scored all the same (--keyword-matching {keyword_matching}; 'substring' "
+        "accepts them silently)",
+        file=sys.stderr,
+    )
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -210,7 +232,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         idioms = load_idioms(args.idioms or _shipped_list("idioms.tsv", "--idioms"))
         entries = {idiom.idiom for idiom in idioms}
 
-    items = scoring.read_items(args.items, args.test, entries, quoted=quoted)
+    items = scoring.read_items(args.items, args.test, entries, quoted=quoted, keyword_matching=keyword_matching)
+    _report_idioms_inside_words(items, keyword_matching)
     group_columns = scoring.GROUP_COLUMNS[args.test]
     for line, row in zip(items.attrs["lines"], items[list(group_columns)].itertuples(index=False)):
         for column, value in zip(group_columns, row):
@@ -241,12 +264,12 @@ def _cmd_score(args: argparse.Namespace) -> int:
     scored = int(total["n"])
     counted = f"{len(items)} items" + ("" if scored == len(items) else f" ({scored} scored)")
     scores = ", ".join(f"{name} {_format_score(total[name])}" for name in metrics.values())
-    print(f"{PROG} score: {args.test}, {counted}, {scores} (labels: {args.labels}, summary: {args.summary})")
+    print(f"{PROG} mt score: {args.test}, {counted}, {scores} (labels: {args.labels}, summary: {args.summary})")
     return 0
 
 
 # --------------------------------------------------------------------------------------
-# natcomp sources
+# natcomp mt sources
 
 
 def _add_sources(subparsers) -> None:
@@ -256,12 +279,12 @@ def _add_sources(subparsers) -> None:
         description=(
             "Write the unique source sentences of an items file, one per line, in first-seen order "
             "(source_a then source_b of each row, or source): translate this file line by line with any "
-            "system and pass the result to 'natcomp score --translations-format lines'."
+            "system and pass the result to 'natcomp mt score --translations-format lines'."
         ),
     )
     _add_items_arguments(parser)
     parser.add_argument("--output", "-o", type=Path, metavar="FILE", help="write here (atomically); default: stdout")
-    parser.set_defaults(func=_cmd_sources)
+    parser.set_defaults(func=_cmd_sources, output_files=("output",))
 
 
 def _cmd_sources(args: argparse.Namespace) -> int:
@@ -281,12 +304,14 @@ def _cmd_sources(args: argparse.Namespace) -> int:
     else:
         write_lines(args.output, sources)
         where = str(args.output)
-    print(f"{PROG} sources: {len(sources)} unique source sentences of {len(items)} items -> {where}", file=sys.stderr)
+    print(
+        f"{PROG} mt sources: {len(sources)} unique source sentences of {len(items)} items -> {where}", file=sys.stderr
+    )
     return 0
 
 
 # --------------------------------------------------------------------------------------
-# natcomp fragments
+# natcomp mt fragments
 
 
 def _add_fragments(subparsers) -> None:
@@ -312,7 +337,7 @@ def _add_fragments(subparsers) -> None:
     parser.add_argument(
         "--threads", type=int, default=1, metavar="N", help="processes for disco-dop (0: all CPUs; default 1)"
     )
-    parser.set_defaults(func=_cmd_fragments)
+    parser.set_defaults(func=_cmd_fragments, output_files=("output",))
 
 
 def _cmd_fragments(args: argparse.Namespace) -> int:
@@ -350,7 +375,7 @@ def _cmd_fragments(args: argparse.Namespace) -> int:
         frag.write_fragments(fragments, args.output)
     trees_note = "" if n_trees is None else f"{n_trees} trees, "
     print(
-        f"{PROG} fragments: {trees_note}{len(fragments)} fragments ({backend}, {time.perf_counter() - start:.1f} s)",
+        f"{PROG} mt fragments: {trees_note}{len(fragments)} fragments ({backend}, {time.perf_counter() - start:.1f} s)",
         file=sys.stderr,
     )
     return 0
@@ -381,10 +406,15 @@ def _add_evaluate(subparsers) -> None:
         "config/paper.yaml)",
     )
     parser.add_argument("--directory", type=Path, help="run folder (default: runs/<name>)")
-    parser.add_argument("--family", choices=("auto", "marian", "m2m100", "nllb"), default="auto")
+    parser.add_argument(
+        "--family",
+        choices=("auto", "marian", "m2m100", "nllb"),
+        default="auto",
+        help="the model's architecture family (default auto: read from its config)",
+    )
     parser.add_argument("--source-code", help="source language code as the model names it (NLLB-200: eng_Latn)")
     parser.add_argument("--target-code", help="target language code as the model names it (NLLB-200: nld_Latn)")
-    parser.add_argument("--beam", type=int, default=5)
+    parser.add_argument("--beam", type=int, default=5, help="beam size (default %(default)s)")
     parser.add_argument("--max-new-tokens", type=int, default=256, help="longest translation, in the model's tokens")
     parser.add_argument(
         "--max-len-a",
@@ -392,11 +422,28 @@ def _add_evaluate(subparsers) -> None:
         help="also end a translation after MAX_LEN_A x source tokens + MAX_LEN_B (fairseq's limit, as the trained "
         "models decode; default: none)",
     )
-    parser.add_argument("--max-len-b", type=int, default=10)
+    parser.add_argument(
+        "--max-len-b", type=int, default=10, help="the constant term of --max-len-a's limit (default %(default)s)"
+    )
     parser.add_argument("--batch-size", type=int, default=64, help="sentences per decoding batch")
-    parser.add_argument("--precision", choices=("fp32", "fp16"), default="fp32")
-    parser.add_argument("--device", choices=("auto", "cpu", "cuda"), default="auto")
-    parser.add_argument("--cores", type=int, default=os.cpu_count() or 1)
+    parser.add_argument(
+        "--precision",
+        choices=("fp32", "fp16"),
+        default="fp32",
+        help="floating-point precision of decoding (default fp32)",
+    )
+    parser.add_argument(
+        "--device",
+        choices=("auto", "cpu", "cuda"),
+        default="auto",
+        help="where to decode (default auto: the GPU when there is one)",
+    )
+    parser.add_argument(
+        "--cores",
+        type=int,
+        default=os.cpu_count() or 1,
+        help="cores snakemake may use (default: all of this machine's)",
+    )
     parser.add_argument("--dry-run", "-n", action="store_true", help="show the jobs, run nothing")
     parser.add_argument("snakemake_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
     parser.set_defaults(func=_cmd_evaluate)
@@ -405,14 +452,12 @@ def _add_evaluate(subparsers) -> None:
 def _cmd_evaluate(args: argparse.Namespace) -> int:
     import yaml
 
+    from natcomp.files import read_text
     from natcomp.mt import evaluate
 
     root = evaluate.workflow_root()
     base_path = args.configfile or root / "config" / "config.yaml"
-    try:
-        base = yaml.safe_load(Path(base_path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise InputError(base_path, f"cannot read the base config: {error.strerror}") from None
+    base = yaml.safe_load(read_text(base_path))
     name = args.name or evaluate.system_name(args.model)
     model = args.model
     if Path(model).expanduser().is_dir():

@@ -21,15 +21,27 @@ import math
 import sys
 from pathlib import Path
 
-from natcomp.errors import NatcompError
+from natcomp.errors import InputError, NatcompError
 
 __all__ = ["add_subcommands"]
+
+
+class _StderrHandler(logging.StreamHandler):
+    """Logs to whatever ``sys.stderr`` is when a record is written (not the stream of the first command run)."""
+
+    @property
+    def stream(self):
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value) -> None:
+        pass
 
 
 def _setup_logging(verbose: bool) -> logging.Logger:
     logger = logging.getLogger("natcomp")
     if not logger.handlers:
-        handler = logging.StreamHandler(sys.stderr)
+        handler = _StderrHandler()
         handler.setFormatter(logging.Formatter("%(message)s"))
         logger.addHandler(handler)
     logger.setLevel(logging.INFO if verbose else logging.WARNING)
@@ -37,6 +49,7 @@ def _setup_logging(verbose: bool) -> logging.Logger:
 
 
 def _candidates(args: argparse.Namespace) -> int:
+    from natcomp.files import read_text
     from natcomp.noncompsst import candidates
     from natcomp.noncompsst.pipeline import raw_lookup, value_lookup
     from natcomp.sst import PTB_MEMBERS, read_ptb_trees
@@ -67,15 +80,13 @@ def _candidates(args: argparse.Namespace) -> int:
                 trees[f"{split}"] = read_ptb_trees(path, split)
         else:
             trees[path.stem] = read_ptb_trees(path)
+            if not trees[path.stem]:
+                raise InputError(path, "no tree found; expected one labelled SST tree per line")
     types = None
     if args.phrase_types:
         table = read_tsv(args.phrase_types, ("phrase", "type"))
         types = dict(zip(table["phrase"], table["type"]))
-    names = (
-        [line.strip() for line in args.entities.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if args.entities
-        else []
-    )
+    names = [line.strip() for line in read_text(args.entities).splitlines() if line.strip()] if args.entities else []
     table, counts = candidates.select_candidates(
         trees,
         settings,
@@ -130,11 +141,22 @@ def _evaluate(args: argparse.Namespace) -> int:
 
 def add_subcommands(subparsers) -> None:
     """Register ``noncompsst`` with its commands on the ``natcomp`` sub-command parser."""
-    group = subparsers.add_parser("noncompsst", help="NonCompSST: non-compositional sentiment (Dankers & Lucas 2023)")
+    group = subparsers.add_parser(
+        "noncompsst",
+        help="NonCompSST: non-compositional sentiment (Dankers & Lucas 2023)",
+        description="NonCompSST (Dankers & Lucas 2023): select SST phrase candidates, compute the "
+        "non-compositionality ratings of a study, evaluate a system's predictions against them.",
+    )
     commands = group.add_subparsers(dest="noncompsst_command", metavar="COMMAND", required=True)
 
     p = commands.add_parser(
-        "candidates", help="SST phrase candidates (appendix A)", description=__doc__.split("``ratings")[0]
+        "candidates",
+        help="SST phrase candidates (appendix A)",
+        description="SST phrase candidates (appendix A) of PTB tree files (train.txt...) or of "
+        "trainDevTestTrees_PTB.zip; columns phrase, left, right, left_type, right_type, sentiment, source. "
+        "--no-parser / --no-ner switch stanza's filters off (--phrase-types / --entities replace them by "
+        "tables); --raw-scores (with --sst) switches the spread filter on; --sst (stanfordSentimentTreebank.zip "
+        "or a folder with dictionary.txt and sentiment_labels.txt) gives the SST values.",
     )
     p.add_argument(
         "trees",
@@ -180,7 +202,7 @@ def add_subcommands(subparsers) -> None:
         "--entities", type=Path, metavar="FILE", help="named entities, one a line, used instead of stanza's NER"
     )
     p.add_argument("--quiet", action="store_true", help="do not log the filter counts")
-    p.set_defaults(func=_candidates)
+    p.set_defaults(func=_candidates, output_files=("out",))
 
     p = commands.add_parser(
         "ratings", help="non-compositionality ratings ALL, ALLABS, MAX, MAXABS, ALLCLEAN (section 3.3)"
@@ -197,8 +219,8 @@ def add_subcommands(subparsers) -> None:
     )
     p.add_argument("--ungrammatical", type=Path, metavar="FILE", help="stimulus<TAB>ungrammatical (0/1), for ALLCLEAN")
     p.add_argument("--out", required=True, type=Path, help="ratings TSV: phrase, variant, side, rating")
-    p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=_ratings)
+    p.add_argument("--quiet", action="store_true", help="log warnings only")
+    p.set_defaults(func=_ratings, output_files=("out",))
 
     p = commands.add_parser("evaluate", help="score a system's stimulus predictions against human ratings")
     p.add_argument(
@@ -227,5 +249,5 @@ def add_subcommands(subparsers) -> None:
         "--top-k", type=int, default=67, help="F1 on the k phrases with the highest human MAXABS (default 67)"
     )
     p.add_argument("--out", type=Path, help="also write the scores as a one-row TSV")
-    p.add_argument("--quiet", action="store_true")
-    p.set_defaults(func=_evaluate)
+    p.add_argument("--quiet", action="store_true", help="log warnings only")
+    p.set_defaults(func=_evaluate, output_files=("out",))

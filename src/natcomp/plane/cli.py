@@ -8,9 +8,12 @@ the main CLI.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
+
+from natcomp.errors import OptionError
 
 
 def _distances(text: str) -> dict[str, int]:
@@ -26,12 +29,19 @@ def _distances(text: str) -> dict[str, int]:
 
 def add_subcommands(subparsers) -> None:
     """Add ``plane`` with its sub-commands to the main CLI's subparsers."""
-    plane = subparsers.add_parser("plane", help="PLANE adjective-noun entailment (Bertolini et al. 2022)")
-    commands = plane.add_subparsers(dest="plane_command", required=True)
+    plane = subparsers.add_parser(
+        "plane",
+        help="PLANE adjective-noun entailment (Bertolini et al. 2022)",
+        description="PLANE (Bertolini, Weeds & Weir 2022): WordNet hypernyms, the resource and its items, "
+        "checked splits, the released splits.",
+    )
+    commands = plane.add_subparsers(dest="plane_command", metavar="COMMAND", required=True)
 
     hyp = commands.add_parser("hypernyms", help="unigram WordNet hypernyms of nouns, nearest first")
-    hyp.add_argument("nouns", nargs="+")
-    hyp.add_argument("--max-distance", type=int, default=3)
+    hyp.add_argument("nouns", nargs="+", metavar="NOUN", help="English nouns")
+    hyp.add_argument(
+        "--max-distance", type=int, default=3, help="most hypernym steps from the noun (at least 1; default 3)"
+    )
     hyp.set_defaults(func=_cmd_hypernyms)
 
     res = commands.add_parser("resource", help="build the PLANE resource and items from AN phrases")
@@ -41,27 +51,38 @@ def add_subcommands(subparsers) -> None:
         required=True,
         help="trees: PTB trees; text: raw English parsed with stanza; released: PLANE split files",
     )
-    res.add_argument("--input", nargs="+", required=True, type=Path)
+    res.add_argument(
+        "--input", nargs="+", required=True, type=Path, help="the input files of --source (trees, text or split files)"
+    )
     res.add_argument(
         "--adjectives", type=Path, default=None, help="adjective<TAB>class TSV (default: the shipped list)"
     )
-    res.add_argument("--max-distance", type=_distances, default={"I": 3, "S": 3, "O": 1})
+    res.add_argument(
+        "--max-distance",
+        type=_distances,
+        default={"I": 3, "S": 3, "O": 1},
+        help="most hypernym steps per adjective class, as I=3,S=3,O=1 (the default)",
+    )
     res.add_argument("--out", type=Path, required=True, help="output folder")
-    res.set_defaults(func=_cmd_resource)
+    res.set_defaults(func=_cmd_resource, output_folders=("out",))
 
     split = commands.add_parser("split", help="make one checked GOoD / One-IT / in-distribution split")
-    split.add_argument("--resource", type=Path, required=True)
-    split.add_argument("--kind", choices=("good", "one_it", "in_distribution"), required=True)
-    split.add_argument("--seed", type=int, required=True)
+    split.add_argument(
+        "--resource", type=Path, required=True, help="resource folder written by 'natcomp plane resource'"
+    )
+    split.add_argument(
+        "--kind", choices=("good", "one_it", "in_distribution"), required=True, help="which kind of split to make"
+    )
+    split.add_argument("--seed", type=int, required=True, help="the seed of the random draws")
     split.add_argument(
         "--settings", type=json.loads, default={}, help="JSON object of split settings (see docs/plane.md)"
     )
-    split.add_argument("--train", type=Path, required=True)
-    split.add_argument("--test", type=Path, required=True)
-    split.set_defaults(func=_cmd_split)
+    split.add_argument("--train", type=Path, required=True, help="train items TSV to write")
+    split.add_argument("--test", type=Path, required=True, help="test items TSV to write")
+    split.set_defaults(func=_cmd_split, output_files=("train", "test"))
 
     check = commands.add_parser("check-released", help="read released splits; report label agreement and structure")
-    check.add_argument("files", nargs="+", type=Path)
+    check.add_argument("files", nargs="+", type=Path, metavar="FILE", help="released split files (.tsv or .pkl)")
     check.add_argument("--train", type=Path, help="a released train file: check it against the single test file given")
     check.set_defaults(func=_cmd_check_released)
 
@@ -69,8 +90,26 @@ def add_subcommands(subparsers) -> None:
 def _cmd_hypernyms(args) -> int:
     from natcomp.plane import hypernyms
 
+    if args.max_distance < 1:
+        raise OptionError("--max-distance", f"must be at least 1, not {args.max_distance}")
+    from natcomp.plane.wordnet import hypernym_synsets, is_unigram
+
     for noun in args.nouns:
-        print(f"{noun}\t{' '.join(hypernyms(noun, args.max_distance))}")
+        words = hypernyms(noun, args.max_distance)
+        print(f"{noun}\t{' '.join(words)}")
+        if not words:
+            within = [h.word for h in hypernym_synsets(noun, args.max_distance)]
+            if not within:
+                what = f"it has no hypernym within distance {args.max_distance}"
+            elif not any(is_unigram(word) for word in within):
+                what = (
+                    f"every hypernym within distance {args.max_distance} is a multi-word lemma "
+                    f"({', '.join(within)}), and PLANE keeps unigrams only"
+                )
+            else:
+                what = f"its hypernyms within distance {args.max_distance} ({', '.join(within)}) are multi-word "
+                what += "lemmas or the noun itself"
+            print(f"natcomp plane hypernyms: {noun}: no hypernym listed: {what}", file=sys.stderr)
     return 0
 
 
@@ -101,6 +140,14 @@ def _cmd_split(args) -> int:
         "one_it": splits.OneItSettings,
         "in_distribution": splits.InDistributionSettings,
     }[args.kind]
+    if not isinstance(args.settings, dict):
+        raise OptionError("--settings", f"expected a JSON object of split settings, not {args.settings!r}")
+    known = [field.name for field in dataclasses.fields(settings_class)]
+    unknown = sorted(set(args.settings) - set(known))
+    if unknown:
+        raise OptionError(
+            "--settings", f"unknown {args.kind} setting(s) {', '.join(unknown)}; expected some of {', '.join(known)}"
+        )
     n_train, n_test = write_split(
         args.resource, args.kind, args.seed, settings_class(**args.settings), args.train, args.test
     )

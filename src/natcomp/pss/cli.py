@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.errors import InputError
+from natcomp.errors import InputError, OptionError
 
 __all__ = ["add_subcommands"]
 
@@ -45,6 +45,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from natcomp.pss.scoring import LabelledPairs, read_predictions, relative_pss, score_pairs
     from natcomp.tsv import write_tsv
 
+    if args.accuracy is not None and not 0 < args.accuracy <= 100:
+        raise OptionError(
+            "--accuracy", f"{args.accuracy:g} is no test accuracy; expected a percent above 0 and at most 100"
+        )
     groups = [LabelledPairs(read_pairs(path), _label(path, label)) for path, label in args.pairs]
     score = score_pairs(groups, read_predictions(args.predictions), source=str(args.predictions))
     row = {
@@ -57,15 +61,20 @@ def _cmd_score(args: argparse.Namespace) -> int:
         "relative_pss": None if args.accuracy is None else relative_pss(score.pss, args.accuracy),
     }
     if args.out:
-        write_tsv(args.out, [row], float_format="%.2f")
-    relative = "" if row["relative_pss"] is None else f", relative PSS {row['relative_pss']:.2f}"
-    print(f"PSS {score.pss:.2f} over {score.pairs} pairs{relative}")
+        write_tsv(args.out, [row], float_format="%.4f")
+    relative = "" if row["relative_pss"] is None else f", relative PSS {row['relative_pss']:.4f}"
+    print(f"PSS {score.pss:.4f} over {score.pairs} pairs{relative}")
     return 0
 
 
 def add_subcommands(subparsers) -> None:
     """Register ``natcomp pss clean|score`` on the top-level sub-command parsers."""
-    group = subparsers.add_parser("pss", help="Polarity Sensitivity Scoring (Bhathena et al. 2020)")
+    group = subparsers.add_parser(
+        "pss",
+        help="Polarity Sensitivity Scoring (Bhathena et al. 2020)",
+        description="PSS (Bhathena et al. 2020, section 3): clean polarity-switched pairs and score a "
+        "system's predictions on them.",
+    )
     commands = group.add_subparsers(dest="pss_command", metavar="COMMAND", required=True)
 
     clean = commands.add_parser(
@@ -76,7 +85,7 @@ def add_subcommands(subparsers) -> None:
     )
     clean.add_argument("--pairs", required=True, type=Path, help="pairs, one per line: original<TAB>rewrite")
     clean.add_argument("--out", required=True, type=Path, help="the kept pairs, same layout")
-    clean.set_defaults(func=_cmd_clean)
+    clean.set_defaults(func=_cmd_clean, output_files=("out",))
 
     score = commands.add_parser(
         "score",
@@ -94,6 +103,10 @@ def add_subcommands(subparsers) -> None:
     score.add_argument(
         "--predictions", required=True, type=Path, help="TSV with a header: sentence<TAB>prediction (0/1)"
     )
-    score.add_argument("--accuracy", type=float, help="the system's test accuracy in percent (for relative PSS)")
+    score.add_argument(
+        "--accuracy",
+        type=float,
+        help="the system's test accuracy in percent, above 0 and at most 100 (for relative PSS)",
+    )
     score.add_argument("--out", type=Path, help="write the scores as a one-row TSV")
-    score.set_defaults(func=_cmd_score)
+    score.set_defaults(func=_cmd_score, output_files=("out",))

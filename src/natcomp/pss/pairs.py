@@ -93,11 +93,12 @@ def write_pairs(path: str | Path, pairs: Iterable[Pair]) -> int:
 
 @lru_cache(maxsize=1)
 def _tokenizer():
-    from nltk.tokenize import TreebankWordTokenizer
+    from natcomp.text import treebank_word_tokenizer  # NLTK's, without importing all of NLTK
 
-    return TreebankWordTokenizer()
+    return treebank_word_tokenizer()
 
 
+@lru_cache(maxsize=8192)  # clean_pairs tokenizes each sentence twice
 def comparison_tokens(sentence: str) -> tuple[str, ...]:
     """The lower-cased Treebank tokens a sentence is compared by."""
     return tuple(_tokenizer().tokenize(sentence.lower()))

@@ -4,15 +4,34 @@ Public API: :func:`tree_impurity`, :func:`weighted_node_switching` (SST label sc
 :func:`tree_reconstruction_error` with :class:`TreSettings`, :func:`correlate`.
 """
 
-from natcomp.tre.correlation import correlate, scatter_figure
-from natcomp.tre.reconstruction import TreResult, TreSettings, TreeTable, tree_reconstruction_error
-from natcomp.tre.sentiment_trees import (
-    as_sentiment_tree,
-    read_sentiment_trees,
-    sentence_text,
-    tree_impurity,
-    weighted_node_switching,
-)
+import importlib
+
+# The public names, imported from their modules when first used: ``import natcomp.tre`` (and the
+# command line, which imports natcomp.tre.cli) must not import torch, pandas and scipy up front.
+_MODULE_OF = {
+    "correlate": "correlation",
+    "scatter_figure": "correlation",
+    "TreResult": "reconstruction",
+    "TreSettings": "reconstruction",
+    "TreeTable": "reconstruction",
+    "tree_reconstruction_error": "reconstruction",
+    "as_sentiment_tree": "sentiment_trees",
+    "read_sentiment_trees": "sentiment_trees",
+    "sentence_text": "sentiment_trees",
+    "tree_impurity": "sentiment_trees",
+    "weighted_node_switching": "sentiment_trees",
+}
+
+
+def __getattr__(name: str):
+    if name in _MODULE_OF:
+        return getattr(importlib.import_module(f"natcomp.tre.{_MODULE_OF[name]}"), name)
+    raise AttributeError(f"module 'natcomp.tre' has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_MODULE_OF])
+
 
 __all__ = [
     "TreResult",

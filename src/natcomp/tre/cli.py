@@ -15,15 +15,25 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.errors import InputError
+from natcomp.errors import InputError, OptionError
 
 __all__ = ["add_subcommands"]
+
+
+def _split_name(args: argparse.Namespace) -> str:
+    """The ``split`` the tables name: ``--split``, else the file's name without suffix (``dev.txt``: ``dev``),
+    as the workflow names its splits."""
+    if args.split:
+        return args.split
+    if args.trees.suffix == ".zip":
+        raise InputError(args.trees, "is a zip of the SST release; name the split to read with --split train|dev|test")
+    return args.trees.stem
 
 
 def _trees(args):
     from natcomp.tre.experiment import load_trees
 
-    return load_trees(args.trees, [args.split] if args.split else [None])
+    return load_trees(args.trees, [_split_name(args)])
 
 
 def _cmd_scores(args: argparse.Namespace) -> int:
@@ -31,31 +41,21 @@ def _cmd_scores(args: argparse.Namespace) -> int:
     from natcomp.tsv import write_tsv
 
     table = score_trees(_trees(args))
-    table["split"] = table["split"].fillna(args.trees.name)
     write_tsv(args.out, table, float_format="%.4f")
     print(f"natcomp tre scores: {len(table)} trees -> {args.out}", file=sys.stderr)
     return 0
 
 
 def _cmd_fit(args: argparse.Namespace) -> int:
-    import numpy as np
-
     from natcomp.tre.correlation import correlate
-    from natcomp.tre.experiment import fit_scores
+    from natcomp.tre.experiment import fit_scores, load_embeddings
     from natcomp.tre.reconstruction import TreSettings
     from natcomp.tsv import write_tsv
 
-    try:
-        embeddings = np.load(args.embeddings, allow_pickle=False)
-    except (OSError, ValueError) as error:
-        raise InputError(
-            args.embeddings, f"cannot read a NumPy array ({error}); expected a .npy file [sentences, dim]"
-        ) from None
+    if args.steps < 1:
+        raise OptionError("--steps", f"must be at least 1, not {args.steps}")
     trees = _trees(args)
-    if embeddings.ndim != 2 or len(embeddings) != len(trees):
-        raise InputError(
-            args.embeddings, f"array of shape {list(embeddings.shape)}; expected [{len(trees)} trees, dim]"
-        )
+    embeddings = load_embeddings(args.embeddings, len(trees))
     settings = TreSettings(
         composition=args.composition,
         steps=args.steps,
@@ -64,18 +64,22 @@ def _cmd_fit(args: argparse.Namespace) -> int:
         device=args.device,
     )
     table = fit_scores(trees, embeddings, settings)
-    table["split"] = table["split"].fillna(args.trees.name)
     write_tsv(args.out, table, float_format="%.6g")
     for row in correlate(args.embeddings.stem, table["tre"], {"wns": table["wns"], "ti": table["ti"]}):
         print(
-            f"Spearman(TRE, {row['score'].upper()}) = {row['spearman_rho']:.4f} (p = {row['p_value']:.3g}, n = {row['sentences']})"
+            f"Spearman(TRE, {row['score'].upper()}) = {row['spearman_rho']:.4f} (p = {row['p_value']:.4f}, n = {row['sentences']})"
         )
     return 0
 
 
 def add_subcommands(subparsers) -> None:
     """Register ``natcomp tre scores|fit`` on the top-level sub-command parsers."""
-    group = subparsers.add_parser("tre", help="Tree Reconstruction Error on SST trees (Bhathena et al. 2020)")
+    group = subparsers.add_parser(
+        "tre",
+        help="Tree Reconstruction Error on SST trees (Bhathena et al. 2020)",
+        description="TRE (Bhathena et al. 2020, section 4): tree impurity and weighted node switching of SST "
+        "trees, and the TRE of sentence embeddings over them.",
+    )
     commands = group.add_subparsers(dest="tre_command", metavar="COMMAND", required=True)
 
     def trees_arguments(parser):
@@ -85,14 +89,18 @@ def add_subcommands(subparsers) -> None:
 
     scores = commands.add_parser("scores", help="Tree Impurity and Weighted Node Switching of SST trees")
     trees_arguments(scores)
-    scores.set_defaults(func=_cmd_scores)
+    scores.set_defaults(func=_cmd_scores, output_files=("out",))
 
     fit = commands.add_parser("fit", help="TRE of sentence embeddings over their SST trees")
     trees_arguments(fit)
     fit.add_argument("--embeddings", required=True, type=Path, help=".npy array [sentences, dim], one row per tree")
-    fit.add_argument("--composition", choices=("add", "linear"), default="add", help="default %(default)s")
+    fit.add_argument(
+        "--composition", choices=("add", "linear"), default="add", help="how children compose (default %(default)s)"
+    )
     fit.add_argument("--steps", type=int, default=400, help="RMSprop steps (default %(default)s)")
-    fit.add_argument("--learning-rate", type=float, default=0.01, help="default %(default)s")
-    fit.add_argument("--seed", type=int, default=0)
+    fit.add_argument("--learning-rate", type=float, default=0.01, help="RMSprop learning rate (default %(default)s)")
+    fit.add_argument(
+        "--seed", type=int, default=0, help="seed of the composition parameters' initialisation (default %(default)s)"
+    )
     fit.add_argument("--device", default="auto", help="auto (GPU when there is one), cpu or cuda")
-    fit.set_defaults(func=_cmd_fit)
+    fit.set_defaults(func=_cmd_fit, output_files=("out",))

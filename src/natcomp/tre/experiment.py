@@ -21,7 +21,7 @@ from natcomp.tre.reconstruction import TreSettings, tree_reconstruction_error
 from natcomp.tre.sentiment_trees import read_sentiment_trees, sentence_text, tree_impurity, weighted_node_switching
 from natcomp.trees import Tree
 
-__all__ = ["SENTENCE_COLUMNS", "SCORE_COLUMNS", "load_trees", "score_trees", "fit_scores"]
+__all__ = ["SENTENCE_COLUMNS", "SCORE_COLUMNS", "load_trees", "load_embeddings", "score_trees", "fit_scores"]
 
 SENTENCE_COLUMNS = ("split", "index", "sentence", "ti", "wns")
 SCORE_COLUMNS = SENTENCE_COLUMNS + ("tre",)
@@ -42,6 +42,31 @@ def load_trees(
     if not loaded:
         raise InputError(path, f"no trees in the split(s) {', '.join(splits)}")
     return loaded
+
+
+def load_embeddings(path: str | Path, n_trees: int) -> np.ndarray:
+    """The sentence embeddings of a ``.npy`` file, checked: ``[n_trees, dim]`` of finite numbers.
+
+    Raises :class:`InputError` naming the file for an unreadable or wrongly shaped array and
+    naming the first row (1-based, the tree's position) that holds NaN or infinity, which
+    would blank every TRE and the correlations.
+    """
+    try:
+        embeddings = np.load(path, allow_pickle=False)
+    except (EOFError, ValueError) as error:
+        raise InputError(path, f"cannot read a NumPy array ({error}); expected a .npy file [sentences, dim]") from None
+    if embeddings.ndim != 2 or len(embeddings) != n_trees:
+        raise InputError(path, f"array of shape {list(embeddings.shape)}; expected [{n_trees} trees, dim]")
+    if not np.issubdtype(embeddings.dtype, np.number):
+        raise InputError(path, f"array of {embeddings.dtype}; expected numbers")
+    bad = np.flatnonzero(~np.isfinite(embeddings).all(axis=1))
+    if len(bad):
+        raise InputError(
+            path,
+            f"row {bad[0] + 1} (the embedding of tree {bad[0] + 1}) holds NaN or infinity"
+            f"{f' ({len(bad)} rows in all)' if len(bad) > 1 else ''}; expected finite numbers",
+        )
+    return embeddings
 
 
 def score_trees(trees: Sequence[tuple[str, int, Tree]]) -> pd.DataFrame:

@@ -1,13 +1,12 @@
 """TRE of one encoder's sentence embeddings over their SST trees."""
 
-import numpy as np
-
 from natcomp.rulelog import logged
-from natcomp.tre.experiment import fit_scores, load_trees
+from natcomp.tre.experiment import fit_scores, load_embeddings, load_trees
 from natcomp.tre.reconstruction import TreSettings
 from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]) as log:
     trees = load_trees(snakemake.input.trees, snakemake.params.splits, max_sentences=snakemake.params.max_sentences)
-    table = fit_scores(trees, np.load(snakemake.input.embeddings), TreSettings(**snakemake.params.fit), log=log)
+    embeddings = load_embeddings(snakemake.input.embeddings, len(trees))
+    table = fit_scores(trees, embeddings, TreSettings(**snakemake.params.fit), log=log)
     write_tsv(snakemake.output[0], table, float_format="%.6g")

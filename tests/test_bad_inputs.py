@@ -1,0 +1,283 @@
+"""Every bad input of issue 21 point 2 through the command line: one line on stderr, exit 2.
+
+Each case runs ``natcomp.cli.main`` on a folder of small valid inputs with one argument
+made bad (a folder as a file, a missing file, non-UTF-8 bytes, an empty or broken file, a
+folder or an existing file as output, a bad option value). The shared mechanism of
+``natcomp.cli.main`` must turn it into ``natcomp: error: <path>[, line N]: <what was
+expected>`` with exit status 2: no traceback (an exception escaping ``main`` fails the
+test), one line naming the path, and no output file left behind.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from natcomp.cli import main
+
+SST_TREES = "(3 (2 A) (3 (3 (3 good) (2 film)) (2 .)))\n(1 (2 The) (1 (1 (1 bad) (2 plot)) (2 .)))\n(2 (2 It) (2 (2 is) (2 .)))\n"
+STUDY2_HEADER = "phrase 1\tphrase 1 clean\tphrase 2\tphrase 2 clean\tside to be replaced\tSST replacement 1\n"
+RELEASED_HEADER = "sentence\tlabel\tclass\tadj\tnoun\thyp\tnoun_hyp\n"
+LATIN1 = "caf\xe9".encode("latin-1")  # not UTF-8
+
+
+def make_inputs(folder: Path) -> Path:
+    """A folder of small valid inputs for every family, a sub-folder ``dir`` and a non-UTF-8 file."""
+    d = folder / "in"
+    d.mkdir()
+    (d / "dir").mkdir()
+    (d / "items.tsv").write_text(
+        "item\ttemplate\tcondition\tsource_a\tsource_b\n1\t1\tnp_prime\tThe girl sees .\tThe boy sees .\n",
+        encoding="utf-8",
+    )
+    (d / "hyp.tsv").write_text(
+        "source\ttranslation\nThe girl sees .\tHet meisje ziet.\nThe boy sees .\tDe jongen ziet.\n", encoding="utf-8"
+    )
+    (d / "trees.txt").write_text(SST_TREES, encoding="utf-8")
+    (d / "empty.txt").write_text("", encoding="utf-8")
+    (d / "x.zip").write_bytes(b"")
+    (d / "stimuli.tsv").write_text(
+        STUDY2_HEADER + "a x\ta x\tb y\tb y\tleft\tc z\na x\ta x\tb y\tb y\tright\tc w\n", encoding="utf-8"
+    )
+    (d / "human.tsv").write_text("phrase\tmaxabs_rating\tsentiment\na x b y\t1.5\t3\n", encoding="utf-8")
+    # non-UTF-8 bytes on line 2, after a header each reader accepts
+    (d / "latin1.tsv").write_bytes(
+        b"item\ttemplate\tcondition\tsource_a\tsource_b\n1\t1\tnp_prime\t" + LATIN1 + b"\tb\n"
+    )
+    (d / "stimuli_latin1.tsv").write_bytes(STUDY2_HEADER.encode() + b"a x\ta x\tb y\tb y\tleft\t" + LATIN1 + b"\n")
+    (d / "released_latin1.tsv").write_bytes(
+        RELEASED_HEADER.encode() + b"A red " + LATIN1 + b" is a dog\t1\tI\tred\tdog\tcanine\tdog_canine\n"
+    )
+    (d / "pairs_latin1.txt").write_bytes(b"a good film\ta bad film\n" + LATIN1 + b"\tit is\n")
+    (d / "pairs.txt").write_text("a good film\ta bad film\nit is fine\tit is not fine\n", encoding="utf-8")
+    (d / "predictions.tsv").write_text(
+        "sentence\tprediction\na good film\t1\na bad film\t0\nit is fine\t1\nit is not fine\t0\n", encoding="utf-8"
+    )
+    (d / "phrases.tsv").write_text("phrase\ttype\ngood film\tNP\n", encoding="utf-8")
+    (d / "sent.tsv").write_text("stimulus\tsentiment\na b\t3\n", encoding="utf-8")
+    (d / "existing.txt").write_text("keep me\n", encoding="utf-8")
+    import numpy as np
+
+    np.save(d / "emb.npy", np.ones((3, 4)))
+    np.save(d / "nan.npy", np.array([[1.0, 2.0], [np.nan, 1.0], [1.0, np.inf]]))
+    (d / "empty.npy").write_bytes(b"")
+    return d
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    return make_inputs(tmp_path)
+
+
+# (id, argv with {d} for the inputs folder and {o} for the output folder, the path the line must name,
+#  a piece of the expected message)
+CASES = [
+    # a folder given as an input file
+    (
+        "mt-score-items-folder",
+        "mt score --test np_vp --items {d}/dir --translations {d}/hyp.tsv --labels {o}/l.tsv --summary {o}/s.tsv",
+        "{d}/dir",
+        "folder",
+    ),
+    (
+        "noncompsst-ratings-stimuli-folder",
+        "noncompsst ratings --stimuli {d}/dir --sentiment {d}/sent.tsv --out {o}/r.tsv",
+        "{d}/dir",
+        "folder",
+    ),
+    (
+        "noncompsst-ratings-sentiment-folder",
+        "noncompsst ratings --stimuli {d}/stimuli.tsv --sentiment {d}/dir --out {o}/r.tsv",
+        "{d}/dir",
+        "folder",
+    ),
+    (
+        "noncompsst-evaluate-predictions-folder",
+        "noncompsst evaluate --predictions {d}/dir --human {d}/human.tsv --stimuli {d}/stimuli.tsv",
+        "{d}/dir",
+        "folder",
+    ),
+    ("plane-check-released-folder", "plane check-released {d}/dir", "{d}/dir", "folder"),
+    (
+        "plane-resource-input-folder",
+        "plane resource --source released --input {d}/dir --out {o}/res",
+        "{d}/dir",
+        "folder",
+    ),
+    ("pss-score-predictions-folder", "pss score --pairs {d}/pairs.txt 0 --predictions {d}/dir", "{d}/dir", "folder"),
+    ("pss-clean-pairs-folder", "pss clean --pairs {d}/dir --out {o}/kept.txt", "{d}/dir", "folder"),
+    ("mt-evaluate-configfile-folder", "mt evaluate --model m --configfile {d}/dir -n", "{d}/dir", "folder"),
+    (
+        "noncompsst-candidates-entities-latin1",
+        "noncompsst candidates {d}/trees.txt --no-parser --phrase-types {d}/phrases.tsv --entities {d}/pairs_latin1.txt --quiet --out {o}/c.tsv",
+        "{d}/pairs_latin1.txt, line 2",
+        "UTF-8",
+    ),
+    # a missing file
+    (
+        "noncompsst-ratings-stimuli-missing",
+        "noncompsst ratings --stimuli {d}/nope.tsv --sentiment {d}/sent.tsv --out {o}/r.tsv",
+        "{d}/nope.tsv",
+        "not found",
+    ),
+    ("plane-check-released-missing", "plane check-released {d}/nope.tsv", "{d}/nope.tsv", "not found"),
+    (
+        "plane-resource-input-missing",
+        "plane resource --source released --input {d}/nope.tsv --out {o}/res",
+        "{d}/nope.tsv",
+        "not found",
+    ),
+    (
+        "mt-score-translations-missing",
+        "mt score --test np_vp --items {d}/items.tsv --translations {d}/nope.tsv --labels {o}/l.tsv --summary {o}/s.tsv",
+        "{d}/nope.tsv",
+        "not found",
+    ),
+    (
+        "tre-fit-embeddings-missing",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/nope.npy --out {o}/f.tsv",
+        "{d}/nope.npy",
+        "not found",
+    ),
+    # bytes that are not UTF-8: the line is named
+    (
+        "noncompsst-ratings-stimuli-latin1",
+        "noncompsst ratings --stimuli {d}/stimuli_latin1.tsv --sentiment {d}/sent.tsv --out {o}/r.tsv",
+        "{d}/stimuli_latin1.tsv, line 2",
+        "UTF-8",
+    ),
+    (
+        "plane-check-released-latin1",
+        "plane check-released {d}/released_latin1.tsv",
+        "{d}/released_latin1.tsv, line 2",
+        "UTF-8",
+    ),
+    (
+        "plane-resource-released-latin1",
+        "plane resource --source released --input {d}/released_latin1.tsv --out {o}/res",
+        "{d}/released_latin1.tsv, line 2",
+        "UTF-8",
+    ),
+    (
+        "mt-score-items-latin1",
+        "mt score --test np_vp --items {d}/latin1.tsv --translations {d}/hyp.tsv --labels {o}/l.tsv --summary {o}/s.tsv",
+        "{d}/latin1.tsv, line 2",
+        "UTF-8",
+    ),
+    (
+        "pss-clean-latin1",
+        "pss clean --pairs {d}/pairs_latin1.txt --out {o}/kept.txt",
+        "{d}/pairs_latin1.txt, line 2",
+        "UTF-8",
+    ),
+    # empty or unreadable inputs, bad option values
+    (
+        "noncompsst-candidates-empty-trees",
+        "noncompsst candidates {d}/empty.txt --no-parser --no-ner --quiet --out {o}/c.tsv",
+        "{d}/empty.txt",
+        "no tree",
+    ),
+    (
+        "tre-fit-nan-row",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/nan.npy --out {o}/f.tsv",
+        "{d}/nan.npy",
+        "row 2 (the embedding of tree 2) holds NaN",
+    ),
+    ("tre-scores-empty-trees", "tre scores --trees {d}/empty.txt --out {o}/s.tsv", "{d}/empty.txt", "no tree"),
+    ("tre-scores-zip-without-split", "tre scores --trees {d}/x.zip --out {o}/s.tsv", "{d}/x.zip", "--split"),
+    (
+        "tre-fit-empty-npy",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/empty.npy --out {o}/f.tsv",
+        "{d}/empty.npy",
+        ".npy",
+    ),
+    (
+        "tre-fit-steps-0",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --out {o}/f.tsv --steps 0",
+        "--steps",
+        "at least 1",
+    ),
+    (
+        "plane-split-unknown-setting",
+        'plane split --resource {d}/dir --kind good --seed 1 --settings {{"train_draw":5}} --train {o}/tr.tsv --test {o}/te.tsv',
+        "--settings",
+        "train_draw",
+    ),
+    ("plane-hypernyms-negative-distance", "plane hypernyms dog --max-distance -1", "--max-distance", "at least 1"),
+    (
+        "pss-score-accuracy-150",
+        "pss score --pairs {d}/pairs.txt 0 --predictions {d}/predictions.tsv --accuracy 150",
+        "--accuracy",
+        "percent",
+    ),
+    (
+        "pss-score-accuracy-0",
+        "pss score --pairs {d}/pairs.txt 0 --predictions {d}/predictions.tsv --accuracy 0",
+        "--accuracy",
+        "percent",
+    ),
+    # a folder (or, for a folder output, an existing file) given as output
+    (
+        "mt-score-labels-folder",
+        "mt score --test np_vp --items {d}/items.tsv --translations {d}/hyp.tsv --labels {d}/dir --summary {o}/s.tsv",
+        "{d}/dir",
+        "folder",
+    ),
+    ("mt-sources-output-folder", "mt sources --test np_vp --items {d}/items.tsv --output {d}/dir", "{d}/dir", "folder"),
+    ("mt-fragments-output-folder", "mt fragments {d}/trees.txt --output {d}/dir", "{d}/dir", "folder"),
+    (
+        "noncompsst-candidates-out-folder",
+        "noncompsst candidates {d}/trees.txt --no-parser --no-ner --out {d}/dir --quiet",
+        "{d}/dir",
+        "folder",
+    ),
+    ("pss-clean-out-folder", "pss clean --pairs {d}/pairs.txt --out {d}/dir", "{d}/dir", "folder"),
+    ("tre-scores-out-folder", "tre scores --trees {d}/trees.txt --out {d}/dir", "{d}/dir", "folder"),
+    (
+        "tre-fit-out-folder",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --steps 1 --out {d}/dir",
+        "{d}/dir",
+        "folder",
+    ),
+    (
+        "plane-resource-out-existing-file",
+        "plane resource --source released --input {d}/released_latin1.tsv --out {d}/existing.txt",
+        "{d}/existing.txt",
+        "exists",
+    ),
+]
+
+
+def _files(folder: Path) -> set[Path]:
+    return {Path(root) / name for root, _, names in os.walk(folder) for name in names}
+
+
+@pytest.mark.parametrize(("argv", "path", "expected"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
+def test_bad_input_is_one_line_and_exit_2(inputs, tmp_path, capsys, argv, path, expected):
+    out = tmp_path / "out"
+    out.mkdir()
+    before = _files(tmp_path)
+    status = main(argv.format(d=inputs, o=out).split())
+    captured = capsys.readouterr()
+    err = captured.err
+    assert status == 2, (status, err)
+    lines = err.splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"natcomp: error: {path.format(d=inputs)}"), lines[0]
+    assert expected in lines[0], lines[0]
+    assert "Traceback" not in err
+    assert _files(tmp_path) == before  # no output left behind (nor a temporary file)
+
+
+@pytest.fixture(autouse=True)
+def _quiet_natcomp_logger():
+    """A command run in the same process before (e.g. noncompsst's) may have set natcomp's logger to INFO."""
+    import logging
+
+    logger = logging.getLogger("natcomp")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    yield
+    logger.setLevel(level)
