@@ -54,15 +54,59 @@ def test_released_sst7_files_read(shared_data):
     assert [sum(1 for _, label in test if label == k) for k in range(7)] == [102, 413, 352, 267, 256, 403, 182]
 
 
-def test_released_sst7_has_no_stimulus_sentence(shared_data):
+def test_number_variants_of_edited_controls():
+    from natcomp.noncompsst.sst7 import number_variants
+
+    assert ("the", "actors") in number_variants(("the", "actor"))
+    assert ("significant", "character", "study") in number_variants(("significant", "character", "studies"))
+    assert ("young", "woman") in number_variants(("young", "women"))
+    assert ("is", "certainly", "not", "earthshaking") in number_variants(("are", "certainly", "not", "earthshaking"))
+    assert ("the", "actor") not in number_variants(("the", "actor"))
+
+
+# The released files' deviations from the rule (see docs/noncompsst.md, SST-7).
+RELEASE_KEEPS_BUT_RULE_REMOVES = {
+    "validation": ["Half Submarine flick , Half Ghost Story , All in one criminally neglected film"],
+    "test": [],
+}
+RELEASE_REMOVES_BUT_RULE_KEEPS = {
+    "validation": [],
+    "test": [
+        "Eastwood is an icon of moviemaking , one of the best actors , directors and producers around , "
+        "responsible for some excellent work .",
+        "Every good actor needs to do his or her own Hamlet .",
+        "Murderous Maids may well be the most comprehensive of these films and also strike closest to the truth .",
+        "The inherent strength of the material as well as the integrity of the filmmakers gives this coming-of-age "
+        "story restraint as well as warmth .",
+    ],
+}
+
+
+def test_sst7_removal_on_the_real_trees_reproduces_the_released_sentences(shared_data):
+    """The real dev/test trees minus the sentences with a released Study 2 subphrase (controls with
+    their number variants) give the released validation.tsv / test.tsv sentence for sentence
+    (duplicates kept, order kept), up to the five listed sentences; labels aside (no
+    sentiment_labels.txt in ../shared/data: every value 0.5)."""
     from natcomp.noncompsst.stimuli import read_stimuli
+    from natcomp.sst import read_ptb_trees
 
-    excluded = stimulus_subphrases(read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv"))
-    lengths = sorted({len(s) for s in excluded})
-    from natcomp.noncompsst.sst7 import _contains
-
-    validation = read_sst7(shared_data / "noncompsst" / "sst7" / "validation.tsv")
-    assert not any(_contains(text.split(), excluded, lengths) for text, _ in validation)
+    trees = {split: read_ptb_trees(shared_data / "sst" / f"{split}.txt") for split in ("dev", "test")}
+    trees["train"] = []
+    phrases = read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv")
+    built = build_sst7(trees, lambda tokens: 0.5, stimulus_subphrases(phrases))
+    counts = {}
+    for name, released_rows in (("validation", 971), ("test", 1975)):
+        released = [text for text, _ in read_sst7(shared_data / "noncompsst" / "sst7" / f"{name}.tsv")]
+        assert len(released) == released_rows
+        ours = [text for text, _ in built[name]]
+        expected = [t for t in released if t not in RELEASE_KEEPS_BUT_RULE_REMOVES[name]]
+        assert [t for t in ours if t not in RELEASE_REMOVES_BUT_RULE_KEEPS[name]] == expected
+        assert sorted(set(ours) - set(released)) == sorted(RELEASE_REMOVES_BUT_RULE_KEEPS[name])
+        counts[name] = len(ours)
+    assert counts == {"validation": 970, "test": 1979}
+    # without the variants the rule keeps 26 more sentences (1,993 / 978 rows)
+    exact = build_sst7(trees, lambda tokens: 0.5, stimulus_subphrases(phrases, control_variants=False))
+    assert (len(exact["validation"]), len(exact["test"])) == (979, 1993)
 
 
 def test_unknown_model_fails_before_any_training(monkeypatch):
