@@ -159,6 +159,61 @@ def test_tiny_model_learns_sst7_and_predicts_stimuli(tiny_setup):
     assert again.history == result.history
 
 
+def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(tmp_path):
+    """A sentiment-fine-tuned RoBERTa-style checkpoint: its classifier.dense and out_proj are not loaded."""
+    import torch
+    from transformers import RobertaConfig, RobertaForSequenceClassification
+
+    from natcomp.noncompsst.head import CLSHeadClassifier, load_cls_head_classifier
+
+    torch.manual_seed(0)
+    config = RobertaConfig(
+        vocab_size=50, hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64, num_labels=7
+    )
+    checkpoint = RobertaForSequenceClassification(config).eval()
+    checkpoint.save_pretrained(tmp_path / "sentiment-roberta")
+    saved = checkpoint.state_dict()
+    head_keys = [k for k in saved if k.startswith("classifier.")]
+    assert {"classifier.dense.weight", "classifier.out_proj.weight"} <= set(head_keys)
+
+    model = load_cls_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
+    assert isinstance(model, CLSHeadClassifier)
+    ours = model.state_dict()
+    assert not any("classifier" in k for k in ours)
+    old_head = [saved[k] for k in head_keys]
+    for tensor in model.head.state_dict().values():
+        assert not any(tensor.shape == t.shape and torch.equal(tensor, t) for t in old_head)
+    old_weights = [saved["classifier.dense.weight"], saved["classifier.out_proj.weight"]]
+    for tensor in ours.values():  # no trained head matrix anywhere (biases start at 0 everywhere)
+        assert not any(tensor.shape == t.shape and torch.equal(tensor, t) for t in old_weights)
+    # the encoder is the checkpoint's
+    assert torch.equal(
+        ours["encoder.embeddings.word_embeddings.weight"], saved["roberta.embeddings.word_embeddings.weight"]
+    )
+    # the released head: Linear(h, 100), dropout 0.1, ReLU, Linear(100, 7)
+    first, dropout, relu, last = model.head
+    assert (first.in_features, first.out_features, last.in_features, last.out_features) == (32, 100, 100, 7)
+    assert dropout.p == 0.1 and isinstance(relu, torch.nn.ReLU)
+    # the head is seeded
+    again = load_cls_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
+    assert torch.equal(again.head[0].weight, first.weight)
+    # loss = NLL of the log-softmax of the logits
+    model.train(False)
+    output = model(torch.tensor([[0, 5, 6, 2]]), torch.ones(1, 4, dtype=torch.long), labels=torch.tensor([3]))
+    expected = -torch.log_softmax(output["logits"], dim=-1)[0, 3]
+    assert float(output["loss"]) == pytest.approx(float(expected), rel=1e-6)
+
+
+def test_gradient_clipping_is_off_unless_configured():
+    from natcomp.noncompsst.pipeline import fine_tune_settings
+
+    training = {"epochs": 5, "batch_size": 32, "learning_rate": 5e-6, "warmup_ratio": 0.2, "seeds": [1]}
+    settings = fine_tune_settings(training, seed=2)
+    assert settings.gradient_clip is None and settings.warmup_ratio == 0.2 and settings.select_best
+    assert settings.seed == 2
+    assert fine_tune_settings({**training, "gradient_clip": 1.0}, seed=2).gradient_clip == 1.0
+
+
 def test_macro_f1():
     assert macro_f1([0, 1, 1], [0, 1, 1]) == 1.0
     assert macro_f1([0, 0, 1, 1], [0, 1, 0, 1]) == pytest.approx(0.5)

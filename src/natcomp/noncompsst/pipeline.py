@@ -377,6 +377,29 @@ def run_tiny_model(
     log.info("tiny BERT (hidden %d, %d layers) built in %s", hidden_size, layers, directory)
 
 
+_SETTINGS_KEYS = (
+    "epochs",
+    "batch_size",
+    "learning_rate",
+    "warmup_ratio",
+    "scheduler",
+    "max_length",
+    "device",
+    "weight_decay",
+    "gradient_clip",
+)
+
+
+def fine_tune_settings(training: Mapping, seed: int):
+    """The ``training`` section as :class:`natcomp.hf.FineTuneSettings` for one seed: the
+    best epoch on validation kept; gradient clipping (in neither the paper nor the released
+    code) only where ``gradient_clip`` is set."""
+    from natcomp import hf
+
+    chosen = {"gradient_clip": None, **{k: training[k] for k in _SETTINGS_KEYS if k in training}}
+    return hf.FineTuneSettings(**chosen, seed=seed, select_best=True)
+
+
 def run_training(
     model: str,
     sst7_paths: Mapping[str, str | Path],
@@ -387,23 +410,10 @@ def run_training(
     training: Mapping,
     seed: int,
 ) -> None:
-    from natcomp import hf
     from natcomp.noncompsst.evaluation import write_predictions
     from natcomp.noncompsst.models import train_and_predict
 
-    settings_keys = (
-        "epochs",
-        "batch_size",
-        "learning_rate",
-        "warmup_ratio",
-        "scheduler",
-        "max_length",
-        "device",
-        "weight_decay",
-    )
-    settings = hf.FineTuneSettings(
-        **{k: training[k] for k in settings_keys if k in training}, seed=seed, select_best=True
-    )
+    settings = fine_tune_settings(training, seed)
     data = {name: sst7.read_sst7(path) for name, path in sst7_paths.items()}
     stimuli = list(dict.fromkeys(s for p in read_stimuli(stimuli_path) for s in p.stimuli()))
     result = train_and_predict(
