@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from natcomp import hf
 from natcomp.errors import ConfigError, InputError
-from natcomp.noncompsst.evaluation import evaluate, read_predictions, round_half_up
+from natcomp.noncompsst.evaluation import evaluate, seed_f1, read_predictions, round_half_up
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
@@ -199,8 +200,9 @@ def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(t
     assert torch.equal(again.head[0].weight, first.weight)
     # loss = NLL of the log-softmax of the logits
     model.train(False)
-    output = model(torch.tensor([[0, 5, 6, 2]]), torch.ones(1, 4, dtype=torch.long), labels=torch.tensor([3]))
-    expected = -torch.log_softmax(output["logits"], dim=-1)[0, 3]
+    with torch.no_grad():
+        output = model(torch.tensor([[0, 5, 6, 2]]), torch.ones(1, 4, dtype=torch.long), labels=torch.tensor([3]))
+        expected = -torch.log_softmax(output["logits"], dim=-1)[0, 3]
     assert float(output["loss"]) == pytest.approx(float(expected), rel=1e-6)
 
 
@@ -245,6 +247,63 @@ def test_evaluate_perfect_and_flipped_systems():
     assert scores["r_MAX"] == pytest.approx(-1.0)
 
 
+def _ranked_phrases():
+    """Six phrases; human MAXABS (by hand) 0.5, 3.0, 1.0, 2.5, 0.2, 2.0: the top 3 are p1, p3, p5."""
+    phrases = [Phrase(f"p{i}", f"p{i}", "x", "x", (f"l{i}",), (f"r{i}",)) for i in range(6)]
+    maxabs = [0.5, 3.0, 1.0, 2.5, 0.2, 2.0]
+    human = pd.DataFrame({"phrase": [p.natural for p in phrases], "variant": "MAXABS", "side": "max", "rating": maxabs})
+    gold = dict(zip((p.natural for p in phrases), [0.0, 6.0, 6.0, 0.0, 3.0, 3.0]))
+    controls = {s: 3.0 for p in phrases for s in p.control_stimuli("left") + p.control_stimuli("right")}
+    return phrases, human, gold, controls
+
+
+def test_top_k_f1_takes_the_k_highest_maxabs_phrases():
+    """A system right on p1, p3 and wrong on p5 (third) and on every low-MAXABS phrase."""
+    phrases, human, gold, controls = _ranked_phrases()
+    predicted = dict(zip(gold, [6.0, 6.0, 0.0, 0.0, 0.0, 0.0]))
+    scores, _ = evaluate(phrases, {**controls, **predicted}, human, human_sentiment=gold, top_k=3)
+    # top 3 = p1, p3, p5: gold 6, 0, 3, predicted 6, 0, 0: F1 per class 1, 2/3, 0
+    assert scores["f1_top3"] == pytest.approx((1 + 2 / 3 + 0) / 3)
+    assert scores["f1_top3"] == pytest.approx(macro_f1([6, 0, 3], [6, 0, 0]))
+    # the lowest three (p4, p0, p2) would give 1/3: gold 3, 0, 6, predicted 0, 6, 0
+    assert macro_f1([3, 0, 6], [0, 6, 0]) == 0
+    right_on_top = dict(zip(gold, [6.0, 6.0, 0.0, 0.0, 0.0, 3.0]))
+    scores, _ = evaluate(phrases, {**controls, **right_on_top}, human, human_sentiment=gold, top_k=3)
+    assert scores["f1_top3"] == 1.0 and scores["f1_all"] < 1.0
+
+
+def test_per_seed_f1_is_the_mean_and_sd_of_each_seeds_f1():
+    phrases, human, gold, controls = _ranked_phrases()
+    right = {**controls, **gold}
+    wrong = {**controls, **{n: 6.0 - v for n, v in gold.items()}}
+    scores = seed_f1(phrases, [right, wrong], human, gold, top_k=3)
+    wrong_f1 = macro_f1([0, 6, 6, 0, 3, 3], [6, 0, 0, 6, 3, 3])
+    assert scores["f1_all"] == pytest.approx((1.0 + wrong_f1) / 2)
+    assert scores["f1_all_sd"] == pytest.approx(abs(1.0 - wrong_f1) / math.sqrt(2))
+    # the seed-averaged classes (all 3) give another number
+    averaged, _ = evaluate(phrases, {s: 3.0 for s in right}, human, human_sentiment=gold, top_k=3)
+    assert averaged["f1_all"] == pytest.approx(macro_f1([0, 6, 6, 0, 3, 3], [3] * 6))
+    assert averaged["f1_all"] != pytest.approx(scores["f1_all"])
+    single = seed_f1(phrases, [right], human, gold, top_k=3)
+    assert single["f1_all"] == 1.0 and math.isnan(single["f1_all_sd"])
+
+
+def test_left_and_right_ratings_are_joined_side_by_side():
+    """Left and right controls differ, so crossing the sides in the merge breaks r = 1."""
+    phrases = [Phrase(f"p{i}", f"p{i}", "x", "x", (f"l{i}",), (f"r{i}",)) for i in range(6)]
+    values = {}
+    for i, p in enumerate(phrases):
+        values[p.natural] = float(i)
+        values[p.control_stimuli("left")[0]] = 3.0
+        values[p.control_stimuli("right")[0]] = float((2 * i) % 5)
+    human = compute_ratings(phrases, values)
+    sides = human[human["variant"] == "ALL"].pivot(index="phrase", columns="side", values="rating")
+    assert (sides["left"] != sides["right"]).sum() >= 4
+    scores, _ = evaluate(phrases, values, human)
+    assert scores["r_ALL"] == pytest.approx(1.0) and scores["r_ALLABS"] == pytest.approx(1.0)
+    assert scores["n_ALL"] == 12
+
+
 def test_evaluate_against_released_maxabs_only_scores_maxabs():
     phrases, human = _phrases_and_human()
     released = compute_ratings(phrases, human, variants=("MAXABS",))
@@ -275,7 +334,7 @@ def test_tables_and_figure(tmp_path):
     phrases, human = _phrases_and_human()
     ratings = compute_ratings(phrases, human)
     table = models_table([{"model": "m", "sst7_f1": 0.4, "r_MAX": 0.3}], top_k=67)
-    assert list(table.columns)[-1] == "f1_top67" and math.isnan(table["r_ALL"][0])
+    assert list(table.columns)[-2:] == ["f1_top67", "f1_top67_sd"] and math.isnan(table["r_ALL"][0])
     top = top_phrases(phrases, ratings, human, n=2)
     assert list(top["subphrase_a"]) == ["a0 x", "a5 x"] or list(top["max_rating"].abs()) == sorted(
         top["max_rating"].abs(), reverse=True

@@ -166,3 +166,43 @@ def test_practice_items_cover_every_label():
     assert sorted(label for _, label in practice.values()) == list(range(7))
     with pytest.raises(ValueError, match="SST-7 label"):
         choose_practice_items({"only one phrase": 0.5})
+
+
+def _practice_rows(answers: dict[str, list[int]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"participant": participant, "list": 1, "item": f"practice-{k + 1}", "rating": r, "ungrammatical": False}
+            for participant, given in answers.items()
+            for k, r in enumerate(given)
+        ]
+    )
+
+
+def test_a_mean_practice_error_of_exactly_one_is_kept_and_errors_count_both_ways():
+    study = Study("s", {"x": ("x", "x", "")}, PRACTICE, [["x"]])
+    answers = {
+        "exactly_one": [1, 2, 3, 4, 5, 6, 5],  # |errors| all 1: mean 1.0, Spearman 0.94
+        "both_ways": [1, 0, 3, 1, 5, 3, 6],  # errors +1 -1 +1 -2 +1 -2 0: mean |error| 8/7, signed -2/7; Spearman 0.80
+    }
+    table = exclude_participants(_practice_rows(answers), study).set_index("participant")
+    assert table.loc["exactly_one", "practice_mean_error"] == pytest.approx(1.0)
+    assert not table.loc["exactly_one", "excluded"]
+    assert table.loc["both_ways", "practice_mean_error"] == pytest.approx(8 / 7)
+    assert table.loc["both_ways", "practice_spearman"] >= 0.8
+    assert table.loc["both_ways", "excluded"] and "points off" in table.loc["both_ways", "reason"]
+
+
+def test_alpha_is_ordinal_by_hand():
+    """Two coders, items (0, 0), (1, 2), (2, 2): value counts n0=2, n1=1, n2=3 (n=6);
+    ordinal distances d01 = (3 - 1.5)^2, d12 = (4 - 2)^2, d02 = (6 - 2.5)^2; observed
+    D_o = 2 * 4 / 6, expected D_e = 2 * (2 * 2.25 + 6 * 12.25 + 3 * 4) / 30 = 6, so alpha =
+    1 - (8/6)/6 = 7/9 (interval: 0.828, nominal: 0.545)."""
+    study = Study("s", {f"i{k}": (f"t{k}", "", "") for k in range(3)}, PRACTICE, [["i0", "i1", "i2"]])
+    given = {"a": [0, 1, 2], "b": [0, 2, 2]}
+    rows = [
+        {"participant": p, "list": 1, "item": f"i{k}", "rating": r, "ungrammatical": False}
+        for p, ratings in given.items()
+        for k, r in enumerate(ratings)
+    ]
+    exclusion = pd.DataFrame({"participant": ["a", "b"], "excluded": [False, False]})
+    assert ordinal_alpha(pd.DataFrame(rows), exclusion, study) == pytest.approx(7 / 9)

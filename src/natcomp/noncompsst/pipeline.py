@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pandas as pd
 
+from natcomp.errors import ConfigError
 from natcomp.files import atomic_open
 from natcomp.noncompsst import annotation, candidates, controls, ratings, sst7, studies
 from natcomp.noncompsst.stimuli import read_stimuli, write_stimuli
@@ -448,12 +449,18 @@ def run_evaluation(
     sentiment_path=None,
     ungrammatical_path=None,
     top_k: int,
+    f1_seeds: str = "per_seed",
 ) -> dict[str, float]:
-    from natcomp.noncompsst.evaluation import evaluate, read_predictions
+    from natcomp.noncompsst.evaluation import F1_SEED_MODES, evaluate, mean_sd, read_predictions, seed_f1
 
+    if f1_seeds not in F1_SEED_MODES:
+        raise ConfigError(
+            "noncompsst.evaluation.f1_seeds", f"expected one of {', '.join(F1_SEED_MODES)}, got {f1_seeds!r}"
+        )
+    per_seed = [read_predictions(path) for path in prediction_paths]
     merged: dict[str, list[float]] = {}
-    for path in prediction_paths:
-        for stimulus, value in read_predictions(path).items():
+    for seed_predictions in per_seed:
+        for stimulus, value in seed_predictions.items():
             merged.setdefault(stimulus, []).append(value)
     predictions = {s: sum(v) / len(v) for s, v in merged.items()}
     phrases = read_stimuli(stimuli_path)
@@ -469,14 +476,28 @@ def run_evaluation(
         top_k=top_k,
         predictions_source=prediction_paths[0],
     )
+    if f1_seeds == "per_seed":
+        # the paper evaluates each seed: mean and sd of the per-seed F1 (the seed-mean
+        # classes' F1 stays in the log)
+        log.info(
+            "%s: F1 of the seed-averaged classes: all %.4f, top %d %.4f",
+            model_name,
+            scores["f1_all"],
+            top_k,
+            scores[f"f1_top{top_k}"],
+        )
+        scores.update(seed_f1(phrases, per_seed, human, sentiment or None, top_k=top_k))
     f1s = []
     for path in metric_paths:
         with open(path, encoding="utf-8") as handle:
             f1s.append(json.load(handle)["sst7_test_macro_f1"])
+    sst7_mean, sst7_sd = mean_sd(f1s)
     row = {
         "model": model_name,
-        "sst7_f1": sum(f1s) / len(f1s) if f1s else math.nan,
+        "sst7_f1": sst7_mean,
+        "sst7_f1_sd": sst7_sd,
         "seeds": len(prediction_paths),
+        "f1_seeds": f1_seeds,
         **scores,
     }
     write_tsv(out, [row], float_format="%.4f")

@@ -19,12 +19,25 @@ from natcomp.noncompsst.stimuli import Phrase
 
 __all__ = ["MODEL_COLUMNS", "composition_type", "maxabs_figure", "models_table", "top_phrases"]
 
-MODEL_COLUMNS = ["model", "sst7_f1", "r_MAX", "r_MAXABS", "r_ALL", "r_ALLABS", "r_ALLCLEAN", "f1_all"]
+MODEL_COLUMNS = [
+    "model",
+    "sst7_f1",
+    "sst7_f1_sd",
+    "r_MAX",
+    "r_MAXABS",
+    "r_ALL",
+    "r_ALLABS",
+    "r_ALLCLEAN",
+    "f1_all",
+    "f1_all_sd",
+]
 
 
 def models_table(rows: Sequence[Mapping[str, object]], top_k: int) -> pd.DataFrame:
-    """Table 2's layout: one row per model; SST-7 F1, Pearson r per variant, F1 on all and top-k phrases."""
-    columns = MODEL_COLUMNS + [f"f1_top{top_k}"]
+    """Table 2's layout: one row per model; SST-7 F1 (mean, sd over seeds), Pearson r per
+    variant, F1 on all and top-k phrases (mean and sd over seeds; sd empty with
+    ``f1_seeds: seed_mean``)."""
+    columns = MODEL_COLUMNS + [f"f1_top{top_k}", f"f1_top{top_k}_sd"]
     table = pd.DataFrame(list(rows))
     for column in columns:
         if column not in table:
