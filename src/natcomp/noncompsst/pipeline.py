@@ -144,6 +144,15 @@ def run_candidates(
 
 
 # ----------------------------------------------------------------------------- controls
+def candidate_draws(section: Mapping) -> dict[str, object]:
+    """``n_candidates`` and ``per_phrase`` of :func:`run_controls` from the ``controls``
+    section: ``candidates_per_side`` (when set) draws that many per side, otherwise
+    ``candidates_per_phrase`` (32, the paper) per phrase, split between the sides."""
+    if section.get("candidates_per_side") is not None:
+        return {"n_candidates": section["candidates_per_side"], "per_phrase": False}
+    return {"n_candidates": section.get("candidates_per_phrase", 32), "per_phrase": True}
+
+
 def run_controls(
     candidates_path,
     sst,
@@ -155,12 +164,14 @@ def run_controls(
     max_phrases: int | None,
     seed: int,
     edited_sheet: str | Path | None = None,
+    per_phrase: bool = True,
 ) -> int:
     table = read_tsv(candidates_path, candidates.CANDIDATE_COLUMNS)
     phrases, sheet = controls.select_controls(
         table,
         value_lookup(sst),
         n_candidates=n_candidates,
+        per_phrase=per_phrase,
         per_side=per_side,
         max_phrases=max_phrases,
         seed=seed,
