@@ -206,3 +206,34 @@ def test_alpha_is_ordinal_by_hand():
     ]
     exclusion = pd.DataFrame({"participant": ["a", "b"], "excluded": [False, False]})
     assert ordinal_alpha(pd.DataFrame(rows), exclusion, study) == pytest.approx(7 / 9)
+
+
+def test_the_family_modules_import_no_circle():
+    """No module of natcomp.noncompsst imports, directly or through others, itself (imports
+    inside functions count: annotation <-> studies was such a circle)."""
+    import ast
+    from pathlib import Path
+
+    import natcomp.noncompsst as package
+
+    folder = Path(package.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            imported |= {n.split(".")[2] for n in names if n.startswith("natcomp.noncompsst.")}
+        graph[path.stem] = imported & {p.stem for p in folder.glob("*.py")}
+
+    def reaches(start, goal, seen):
+        for nxt in graph.get(start, ()):
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    assert "studies" in graph["annotation"] and "practice" in graph["studies"]  # the graph is read
+    assert sorted(m for m in graph if reaches(m, m, {m})) == []

@@ -32,6 +32,7 @@ import pandas as pd
 
 from natcomp.errors import InputError
 from natcomp.files import atomic_open, open_text
+from natcomp.noncompsst.practice import practice_check
 from natcomp.noncompsst.stimuli import Phrase
 from natcomp.sst import sst7_label
 
@@ -274,8 +275,6 @@ def simulate_responses(
     answered by one participant who passes. A stimulus is flagged ungrammatical at
     ``ungrammatical_rate``.
     """
-    from natcomp.noncompsst.annotation import practice_check
-
     rng = random.Random(seed)
     rows = []
     counter = 0
