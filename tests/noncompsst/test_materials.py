@@ -189,3 +189,37 @@ def test_an_edited_sheet_overrides_and_is_checked(demo_release, tmp_path):
     write_sheet(path, edited)
     with pytest.raises(InputError, match="2 left and 4 right controls chosen; expected 4"):
         phrases_from_sheet(path)
+
+
+def test_the_spread_filter_reads_the_mis_encoded_phrases_of_the_release():
+    """dictionary.txt holds non-ASCII phrases as mojibake (UTF-8 read as latin-1 / cp1252);
+    the trees have proper UTF-8: both the value and the raw-score lookups find them."""
+    from natcomp.noncompsst.candidates import dictionary_id, raw_score_lookup, sentiment_lookup
+
+    dictionary = {"the clichÃ©s": 7, "a cafÃ© scene": 8, "itâ€™s fine": 9, "plain text": 10}
+    scores = {7: (3, 4, 5), 8: (20, 21, 22), 9: (12, 13, 13), 10: (1, 25, 13)}
+    raw = raw_score_lookup(dictionary, scores)
+    assert raw(["the", "clichés"]) == (3, 4, 5)
+    assert raw(["a", "café", "scene"]) == (20, 21, 22)
+    assert raw(["it’s", "fine"]) == (12, 13, 13)  # cp1252 mojibake
+    assert raw(["plain", "text"]) == (1, 25, 13)
+    assert raw(["not", "there"]) is None
+    assert dictionary_id(dictionary, ["the", "clichés"]) == 7
+    assert sentiment_lookup(dictionary, {7: 0.25})(["the", "clichés"]) == 0.25
+
+
+def test_the_spread_filter_keeps_a_population_sd_of_exactly_five():
+    """ "a standard deviation within a range of five", read as population sd <= 5."""
+    tree = parse_sst_tree("(3 (2 (2 the) (2 (2 old) (2 film))) (3 (2 is) (3 (2 rather) (3 (3 good) (2 fun)))))")
+    trees = {"train": [tree], "dev": [], "test": []}
+    settings = CandidateSettings(parser=False, ner=False, min_tokens=1, max_tokens=8)
+    wide = {"the old film is rather good fun": (5, 15, 15, 5)}  # population sd 5.0, sample sd 5.77
+
+    def raw(tokens):
+        return wide.get(" ".join(tokens), (10, 10, 10))
+
+    table, counts = select_candidates(trees, settings, raw_scores=raw)
+    assert "the old film is rather good fun" in set(table["phrase"])
+    wide["the old film is rather good fun"] = (4, 15, 15, 5)  # population sd 5.07
+    table, _ = select_candidates(trees, settings, raw_scores=raw)
+    assert "the old film is rather good fun" not in set(table["phrase"])

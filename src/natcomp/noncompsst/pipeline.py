@@ -20,7 +20,6 @@ from natcomp.noncompsst import annotation, candidates, controls, ratings, sst7, 
 from natcomp.noncompsst.stimuli import read_stimuli, write_stimuli
 from natcomp.sst import (
     PTB_MEMBERS,
-    ptb_tokens_to_text,
     read_dictionary,
     read_ptb_trees,
     read_raw_scores,
@@ -43,14 +42,8 @@ def value_lookup(sst: str | Path):
 
 
 def raw_lookup(sst: str | Path, raw: str | Path):
-    dictionary = read_dictionary(sst)
-    scores = read_raw_scores(raw)
-
-    def lookup(tokens: Sequence[str]):
-        ident = dictionary.get(ptb_tokens_to_text(tokens))
-        return None if ident is None else scores.get(ident)
-
-    return lookup
+    """Phrase tokens -> raw 1-25 scores, from stanfordSentimentTreebank.zip and the raw archive."""
+    return candidates.raw_score_lookup(read_dictionary(sst), read_raw_scores(raw))
 
 
 # ----------------------------------------------------------------------------- demo
