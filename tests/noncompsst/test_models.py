@@ -343,3 +343,32 @@ def test_tables_and_figure(tmp_path):
     sentiments = {p.left_clean: 1.0 for p in phrases} | {p.right_clean: 5.0 for p in phrases}
     data = maxabs_figure(phrases, ratings, sentiments, tmp_path / "figure.png")
     assert len(data) == 6 and (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_top_phrases_name_the_sentiment_model_and_say_when_only_maxabs_exists():
+    from natcomp.noncompsst.pipeline import sentiment_model_key
+
+    phrases, human = _phrases_and_human()
+    full = compute_ratings(phrases, human)
+    top = top_phrases(phrases, full, human, {p.natural: 2.0 for p in phrases}, n=3, model="roberta-large")
+    assert list(top.columns) == [
+        "subphrase_a",
+        "subphrase_b",
+        "max_rating",
+        "human_sentiment",
+        "model",
+        "model_sentiment",
+    ]
+    assert set(top["model"]) == {"roberta-large"}
+    # phrases 0, 1, 5 (MAXABS 3, 2, 2; stable order): MAX signed, not MAXABS
+    assert list(top["subphrase_a"]) == ["a0 x", "a1 x", "a5 x"]
+    assert list(top["max_rating"]) == [-3.0, -2.0, 2.0]
+    released = compute_ratings(phrases, human, variants=("MAXABS",))
+    only = top_phrases(phrases, released, human, n=3, model="roberta-large")
+    assert "max_rating" not in only and list(only["maxabs_rating"]) == [3.0, 2.0, 2.0]
+
+    paper = {"models": {"roberta-base": "roberta-base", "roberta-large": "roberta-large"}}
+    assert sentiment_model_key({**paper, "tables": {"sentiment_model": "roberta-large"}}) == "roberta-large"
+    assert sentiment_model_key({**paper, "tables": {"sentiment_model": None}}) == "roberta-base"
+    with pytest.raises(ConfigError, match="noncompsst.tables.sentiment_model.*'roberta-xl'"):
+        sentiment_model_key({**paper, "tables": {"sentiment_model": "roberta-xl"}})

@@ -541,6 +541,21 @@ __all__ = [name for name in dir() if name.startswith("run_")] + [
 
 
 # ----------------------------------------------------------------------------- report
+def sentiment_model_key(section: Mapping) -> str:
+    """The model of Tables 1 and 3 (``tables.sentiment_model``; the paper's is roberta-large;
+    null: the first model of ``models``, "" where there is none); a name that is not a key of
+    ``models`` is a ConfigError."""
+    models = list(section.get("models") or {})
+    chosen = (section.get("tables") or {}).get("sentiment_model")
+    if chosen is None:
+        return models[0] if models else ""
+    if chosen not in models:
+        raise ConfigError(
+            "noncompsst.tables.sentiment_model", f"{chosen!r} is not a key of noncompsst.models ({', '.join(models)})"
+        )
+    return chosen
+
+
 def run_report(
     *,
     evaluations: Sequence[str | Path],
@@ -555,8 +570,10 @@ def run_report(
     sst=None,
     predictions: Sequence[str | Path] = (),
     top_n: int = 60,
+    sentiment_model: str = "",
 ) -> None:
-    """Table 2 (models x variants), Table 1/3 (top phrases) and Figure 3a."""
+    """Table 2 (models x variants), Table 1/3 (top phrases, with the sentiment of
+    ``sentiment_model`` from its ``predictions``) and Figure 3a."""
     from natcomp.noncompsst import report
     from natcomp.noncompsst.evaluation import read_predictions
     from natcomp.noncompsst.stimuli import sst_tokenize
@@ -577,7 +594,8 @@ def run_report(
             for stimulus, value in read_predictions(path).items():
                 merged.setdefault(stimulus, []).append(value)
         model_sentiment = {s: sum(v) / len(v) for s, v in merged.items()}
-    write_tsv(top_out, report.top_phrases(phrases, table, human, model_sentiment, n=top_n), float_format="%.2f")
+    top = report.top_phrases(phrases, table, human, model_sentiment, n=top_n, model=sentiment_model)
+    write_tsv(top_out, top, float_format="%.2f")
     if study1_means:
         means = read_tsv(study1_means, ("text", "mean"))
         subphrase = dict(zip(means["text"], means["mean"].astype(float)))

@@ -17,7 +17,7 @@ import pandas as pd
 from natcomp.files import atomic_path
 from natcomp.noncompsst.stimuli import Phrase
 
-__all__ = ["MODEL_COLUMNS", "composition_type", "maxabs_figure", "models_table", "top_phrases"]
+__all__ = ["MODEL_COLUMNS", "TOP_COLUMNS", "composition_type", "maxabs_figure", "models_table", "top_phrases"]
 
 MODEL_COLUMNS = [
     "model",
@@ -52,6 +52,9 @@ def composition_type(left: float, right: float, neutral_band: float = 0.5) -> st
     return f"{sign(left)} {sign(right)}"
 
 
+TOP_COLUMNS = ["subphrase_a", "subphrase_b", "max_rating", "human_sentiment", "model", "model_sentiment"]
+
+
 def top_phrases(
     phrases: Sequence[Phrase],
     ratings: pd.DataFrame,
@@ -60,11 +63,19 @@ def top_phrases(
     *,
     n: int = 60,
     min_abs: float = 0.0,
+    model: str = "",
 ) -> pd.DataFrame:
-    """The phrases with the highest MAXABS (Table 1/3): A, B, MAX rating, human and model sentiment."""
+    """The phrases with the highest MAXABS (Table 1/3): A, B, the MAX rating (signed), human
+    and model sentiment, and the model's name (the paper's column is ROBERTA-LARGE).
+
+    Where the ratings have no MAX (the released resource has only MAXABS) the rating column
+    is ``maxabs_rating`` and holds MAXABS, rather than MAXABS under the name ``max_rating``.
+    """
     by_phrase = {p.natural: p for p in phrases}
+    has_max = bool((ratings["variant"] == "MAX").any())
     maxima = ratings[ratings["variant"] == "MAX"].set_index("phrase")["rating"]
     ranked = ratings[ratings["variant"] == "MAXABS"].sort_values("rating", ascending=False, kind="stable")
+    rating_column = "max_rating" if has_max else "maxabs_rating"
     rows = []
     for phrase, value in zip(ranked["phrase"], ranked["rating"]):
         if len(rows) >= n or value < min_abs:
@@ -74,14 +85,14 @@ def top_phrases(
             {
                 "subphrase_a": p.left_clean if p else "",
                 "subphrase_b": p.right_clean if p else phrase,
-                "max_rating": maxima.get(phrase, value),
+                rating_column: maxima[phrase] if has_max else value,
                 "human_sentiment": human_sentiment.get(phrase, float("nan")),
+                "model": model,
                 "model_sentiment": (model_sentiment or {}).get(phrase, float("nan")),
             }
         )
-    return pd.DataFrame(
-        rows, columns=["subphrase_a", "subphrase_b", "max_rating", "human_sentiment", "model_sentiment"]
-    )
+    columns = [rating_column if c == "max_rating" else c for c in TOP_COLUMNS]
+    return pd.DataFrame(rows, columns=columns)
 
 
 def maxabs_figure(

@@ -17,6 +17,15 @@ def noncompsst_models():
     return NONCOMPSST.get("models", {})
 
 
+def noncompsst_sentiment_model():
+    """The model named in Tables 1 and 3 (tables.sentiment_model; null: the first model)."""
+    from natcomp.noncompsst.pipeline import sentiment_model_key
+
+    if not NONCOMPSST.get("enabled", False):
+        return ""
+    return stop_on_config_error(sentiment_model_key, NONCOMPSST)
+
+
 def noncompsst_seeds():
     return NONCOMPSST.get("training", {}).get("seeds", [1])
 
@@ -94,7 +103,7 @@ def noncompsst_report_inputs(wildcards):
         ),
         "predictions": expand(
             "results/noncompsst/models/{model}/seed{seed}/predictions.tsv",
-            model=models[:1],
+            model=[noncompsst_sentiment_model()],
             seed=noncompsst_seeds(),
         ),
         "ratings": "results/tables/noncompsst/ratings.tsv",

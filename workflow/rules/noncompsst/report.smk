@@ -63,6 +63,7 @@ rule noncompsst_report:
     params:
         top_k=lookup(dpath="noncompsst/evaluation/top_k", within=config),
         top_n=lookup(dpath="noncompsst/evaluation/top_phrases", within=config),
+        sentiment_model=noncompsst_sentiment_model(),
     script:
         "../../scripts/noncompsst/report.py"
 

@@ -17,4 +17,5 @@ with logged(snakemake.log[0]) as log:
         sst=snakemake.input.sst,
         predictions=snakemake.input.predictions,
         top_n=snakemake.params.top_n,
+        sentiment_model=snakemake.params.sentiment_model,
     )
