@@ -469,7 +469,10 @@ def run_evaluation(
     predictions = {s: sum(v) / len(v) for s, v in merged.items()}
     phrases = read_stimuli(stimuli_path)
     human = ratings.read_ratings(human_path)
-    sentiment = ratings.read_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(human_path)
+    # Study 2 means, or the released maxabs_ranking.tsv's sentiment column (released mode)
+    sentiment = (
+        ratings.read_human_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(human_path)
+    )
     flagged = ratings.read_ungrammatical(ungrammatical_path) if ungrammatical_path else set()
     scores, _ = evaluate(
         phrases,
@@ -581,12 +584,12 @@ def run_report(
     rows = [read_tsv(path).iloc[0].to_dict() for path in evaluations]
     for row in rows:
         for key, value in row.items():
-            if key != "model":
+            if key not in ("model", "f1_seeds"):
                 row[key] = float(value) if value != "" else math.nan
     write_tsv(models_out, report.models_table(rows, top_k), float_format="%.3f")
     phrases = read_stimuli(stimuli_path)
     table = ratings.read_ratings(ratings_path)
-    human = ratings.read_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(ratings_path)
+    human = ratings.read_human_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(ratings_path)
     model_sentiment = {}
     if predictions:
         merged: dict[str, list[float]] = {}

@@ -25,12 +25,13 @@ import pandas as pd
 
 from natcomp.errors import InputError
 from natcomp.noncompsst.stimuli import Phrase, decode_utf7
-from natcomp.tsv import iter_tsv, write_tsv
+from natcomp.tsv import iter_tsv, read_header, write_tsv
 
 __all__ = [
     "RATING_COLUMNS",
     "VARIANTS",
     "compute_ratings",
+    "read_human_sentiment",
     "read_ratings",
     "read_sentiment",
     "read_ungrammatical",
@@ -177,3 +178,17 @@ def released_sentiment(path: str | Path) -> dict[str, float]:
         except ValueError:
             raise InputError(path, f"expected a number as sentiment, got {row['sentiment']!r}", number) from None
     return out
+
+
+def read_human_sentiment(path: str | Path) -> dict[str, float]:
+    """Human sentiment (0-6) per stimulus: a ``stimulus<TAB>sentiment`` file (Study 2 means,
+    :func:`read_sentiment`) or the released ``maxabs_ranking.tsv`` (``phrase, ..., sentiment``:
+    the natural phrases only, :func:`released_sentiment`), told apart by the header."""
+    header = {decode_utf7(name) for name in read_header(path)}
+    if "stimulus" in header:
+        return read_sentiment(path)
+    if {"phrase", "sentiment"} <= header:
+        return released_sentiment(path)
+    raise InputError(
+        path, "expected the columns stimulus, sentiment or the released phrase, maxabs_rating, sentiment", 1
+    )

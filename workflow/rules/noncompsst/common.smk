@@ -92,6 +92,9 @@ def noncompsst_evaluation_inputs(wildcards):
     if NONCOMPSST_SOURCE != "released":
         inputs["sentiment"] = "results/noncompsst/study2/sentiment.tsv"
         inputs["ungrammatical"] = "results/noncompsst/study2/ungrammatical.tsv"
+    else:
+        # the human sentiment of the F1 columns: the released maxabs_ranking.tsv
+        inputs["sentiment"] = noncompsst_download("ratings")
     return inputs
 
 
@@ -113,6 +116,8 @@ def noncompsst_report_inputs(wildcards):
     if NONCOMPSST_SOURCE != "released":
         inputs["sentiment"] = "results/noncompsst/study2/sentiment.tsv"
         inputs["study1_means"] = "results/noncompsst/study1/means.tsv"
+    else:
+        inputs["sentiment"] = noncompsst_download("ratings")
     return inputs
 
 
