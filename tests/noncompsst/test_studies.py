@@ -237,3 +237,40 @@ def test_the_family_modules_import_no_circle():
 
     assert "studies" in graph["annotation"] and "practice" in graph["studies"]  # the graph is read
     assert sorted(m for m in graph if reaches(m, m, {m})) == []
+
+
+def test_study2_practices_subphrases_then_subphrase_combinations_with_the_answers(tmp_path):
+    """Appendix B: Study 2 practises the seven labels on subphrases, then on subphrase
+    combinations; the correct answers are shown (the survey's answer column)."""
+    import csv
+
+    from natcomp.noncompsst.studies import choose_combination_practice
+
+    values = {}
+    for label in range(7):
+        v = (label + 0.5) / 7
+        values[f"w{label} x{label}"] = v
+        values[f"y{label} z{label}"] = v
+        values[f"w{label} x{label} y{label} z{label}"] = v
+        values[f"q{label} r{label} s{label} t{label}"] = v  # its parts are not SST phrases
+    combos = choose_combination_practice(values, seed=3)
+    assert [c[1] for c in combos.values()] == list(range(7))
+    assert combos["practice-c1"] == ("w0 x0 y0 z0", 0, "w0 x0", "y0 z0")
+    s2 = study2(phrases(), PRACTICE, max_list_size=20, combination_practice=combos)
+    path = tmp_path / "survey.csv"
+    export_survey(s2, path)
+    with open(path, encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["list"] == "1"]
+    practice = [r for r in rows if r["kind"] == "practice"]
+    assert [r["item"] for r in practice] == [*PRACTICE, *combos]
+    assert rows[: len(practice)] == practice  # practice first
+    assert all(r["right"] == "" for r in practice[:7]) and all(r["right"] for r in practice[7:])
+    assert practice[7]["left"] == "w0 x0" and practice[7]["right"] == "y0 z0"
+    assert [int(r["answer"]) for r in practice] == [*range(7), *range(7)]
+    assert all(r["answer"] == "" for r in rows if r["kind"] == "stimulus")
+    back = read_survey(path, name="study2")  # the answers come from the file
+    assert back.practice == s2.practice and back.practice_parts == s2.practice_parts
+    s1 = study1(phrases(), PRACTICE, max_list_size=20)
+    assert len(s1.practice) == 7 and not s1.practice_parts
+    with pytest.raises(ValueError, match="SST-7 label"):
+        choose_combination_practice({k: v for k, v in values.items() if not k.startswith("w6")})

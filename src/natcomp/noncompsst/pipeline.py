@@ -186,12 +186,31 @@ def run_export(
     texts = {text: labels[ident] for text, ident in dictionary.items() if ident in labels}
     used = {t.lower() for p in phrases for t in p.subphrases() + p.stimuli()}
     practice = studies.choose_practice_items(texts, exclude=used, seed=seed)
-    build = studies.study1 if study_name == "study1" else studies.study2
-    study = build(phrases, practice, max_list_size=max_list_size, annotations=annotations, seed=seed)
+    if study_name == "study1":
+        study = studies.study1(phrases, practice, max_list_size=max_list_size, annotations=annotations, seed=seed)
+    else:
+        combinations = studies.choose_combination_practice(texts, exclude=used, seed=seed)
+        study = studies.study2(
+            phrases,
+            practice,
+            max_list_size=max_list_size,
+            annotations=annotations,
+            seed=seed,
+            combination_practice=combinations,
+        )
     write_tsv(
         practice_out,
-        [{"item": k, "text": t, "label": label} for k, (t, label) in practice.items()],
-        ["item", "text", "label"],
+        [
+            {
+                "item": k,
+                "text": t,
+                "label": label,
+                "left": study.practice_parts.get(k, (t, ""))[0],
+                "right": study.practice_parts.get(k, (t, ""))[1],
+            }
+            for k, (t, label) in study.practice.items()
+        ],
+        ["item", "text", "label", "left", "right"],
     )
     studies.export_survey(study, survey_out)
     sizes = sorted({len(items) for items in study.lists})
@@ -201,7 +220,7 @@ def run_export(
         len(study.items),
         len(study.lists),
         "/".join(map(str, sizes)),
-        len(practice),
+        len(study.practice),
         annotations,
     )
 
