@@ -372,3 +372,61 @@ def test_top_phrases_name_the_sentiment_model_and_say_when_only_maxabs_exists():
     assert sentiment_model_key({**paper, "tables": {"sentiment_model": None}}) == "roberta-base"
     with pytest.raises(ConfigError, match="noncompsst.tables.sentiment_model.*'roberta-xl'"):
         sentiment_model_key({**paper, "tables": {"sentiment_model": "roberta-xl"}})
+
+
+def test_figures_6_and_7_by_length_and_category(tmp_path):
+    from natcomp.noncompsst.report import category_combination, factor_figure, length_combination
+
+    phrases = [
+        Phrase("a b c", "a b c", "d e f g", "d e f g", ("x",), ("y",)),
+        Phrase("h i j", "h i j", "k l m", "k l m", ("x2",), ("y2",)),
+    ]
+    values = {
+        "a b c d e f g": 5.0,
+        "x d e f g": 3.0,
+        "a b c y": 1.0,
+        "h i j k l m": 2.0,
+        "x2 k l m": 3.0,
+        "h i j y2": 2.0,
+    }
+    ratings = compute_ratings(phrases, values)
+    assert [length_combination(p) for p in phrases] == ["3+4", "3+3"]
+    data = factor_figure(ratings, {p.natural: length_combination(p) for p in phrases}, tmp_path / "len.png", label="t")
+    assert (tmp_path / "len.png").read_bytes()[:4] == b"\x89PNG"
+    maxabs = data[data["variant"] == "MAXABS"].set_index("factor")["rating"]
+    assert maxabs["3+4"] == pytest.approx(4.0) and maxabs["3+3"] == pytest.approx(1.0)
+    abs_rows = data[data["variant"] == "ABS"]
+    assert sorted(abs_rows[abs_rows["factor"] == "3+4"]["rating"]) == pytest.approx([2.0, 4.0])
+    candidates = pd.DataFrame(
+        {
+            "left": ["a b c", "h i j"],
+            "right": ["d e f g", "k l m"],
+            "left_type": ["NP", ""],
+            "right_type": ["VP", ""],
+        }
+    )
+    categories = category_combination(phrases, candidates)
+    assert categories == {"a b c d e f g": "NP+VP"}
+    empty = factor_figure(ratings, {}, tmp_path / "cat.png", label="c", note="no phrase types")
+    assert empty.empty and (tmp_path / "cat.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_figure_5_stimulus_means_and_sample_sd(tmp_path):
+    from natcomp.noncompsst.annotation import item_means
+    from natcomp.noncompsst.report import stimulus_figure
+    from natcomp.noncompsst.studies import Study
+
+    study = Study("s", {"i1": ("one", "one", ""), "i2": ("two", "two", "")}, {}, [["i1", "i2"]])
+    responses = pd.DataFrame(
+        [
+            {"participant": p, "list": 1, "item": item, "rating": r, "ungrammatical": False}
+            for item, ratings in (("i1", (0, 0, 3)), ("i2", (4, 4, 4)))
+            for p, r in zip("abc", ratings)
+        ]
+    )
+    exclusion = pd.DataFrame({"participant": list("abc"), "excluded": [False] * 3})
+    means = item_means(responses, exclusion, study).set_index("item")
+    assert means.loc["i1", "mean"] == pytest.approx(1.0) and means.loc["i1", "sd"] == pytest.approx(math.sqrt(3))
+    assert means.loc["i2", "sd"] == 0
+    data = stimulus_figure({"study2": means.reset_index()}, tmp_path / "fig5.png")
+    assert len(data) == 2 and (tmp_path / "fig5.png").read_bytes()[:4] == b"\x89PNG"

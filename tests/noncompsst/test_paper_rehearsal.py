@@ -152,7 +152,12 @@ def test_paper_mode_steps_run_in_order_on_the_real_release(shared_data, tmp_path
         predictions=predictions,
         top_n=60,
         sentiment_model="tiny",
+        length_figure_out=out / "ratings_by_length.png",
+        category_figure_out=out / "ratings_by_category.png",
+        candidates_path=tmp_path / "candidates.tsv",
     )
+    for figure in ("ratings_by_length.png", "ratings_by_category.png"):  # the latter says: no phrase types
+        assert (out / figure).read_bytes()[:4] == b"\x89PNG"
     top = pd.read_csv(out / "top_phrases.tsv", sep="\t")
     assert len(top) == 60 and "maxabs_rating" in top and "max_rating" not in top
     assert top["human_sentiment"].notna().all() and top["model_sentiment"].notna().all()

@@ -78,10 +78,13 @@ def ordinal_alpha(responses: pd.DataFrame, exclusion: pd.DataFrame, study: Study
 
 
 def item_means(responses: pd.DataFrame, exclusion: pd.DataFrame, study: Study) -> pd.DataFrame:
-    """Per item: ``item, text, mean, annotations, ungrammatical`` (flags by kept participants)."""
+    """Per item: ``item, text, mean, sd, annotations, ungrammatical`` (flags by kept participants)."""
     kept = _kept(responses, exclusion, study)
     grouped = kept.groupby("item", sort=True).agg(
-        mean=("rating", "mean"), annotations=("rating", "size"), ungrammatical=("ungrammatical", "sum")
+        mean=("rating", "mean"),
+        sd=("rating", "std"),  # sample sd (n - 1); NaN for a single annotation
+        annotations=("rating", "size"),
+        ungrammatical=("ungrammatical", "sum"),
     )
     grouped = grouped.reset_index()
     grouped.insert(1, "text", grouped["item"].map(lambda item: study.items[item][0]))

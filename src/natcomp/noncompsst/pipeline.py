@@ -290,7 +290,7 @@ def run_analysis(
     alpha = annotation.ordinal_alpha(responses, exclusion, study)
     means = annotation.item_means(responses, exclusion, study)
     write_tsv(exclusion_out, exclusion, annotation.EXCLUSION_COLUMNS, float_format="%.4g")
-    write_tsv(means_out, means, ["item", "text", "mean", "annotations", "ungrammatical"], float_format="%.6g")
+    write_tsv(means_out, means, ["item", "text", "mean", "sd", "annotations", "ungrammatical"], float_format="%.6g")
     kept = int((~exclusion["excluded"]).sum())
     write_tsv(
         agreement_out,
@@ -593,6 +593,9 @@ def run_report(
     predictions: Sequence[str | Path] = (),
     top_n: int = 60,
     sentiment_model: str = "",
+    length_figure_out=None,
+    category_figure_out=None,
+    candidates_path=None,
 ) -> None:
     """Table 2 (models x variants), Table 1/3 (top phrases, with the sentiment of
     ``sentiment_model`` from its ``predictions``) and Figure 3a."""
@@ -632,11 +635,42 @@ def run_report(
                     subphrase[clean] = 6 * value
         log.info("composition types from the SST values of the subphrases (no Study 1 ratings)")
     data = report.maxabs_figure(phrases, table, subphrase, figure_out)
+    if length_figure_out:
+        lengths = {p.natural: report.length_combination(p) for p in phrases}
+        report.factor_figure(table, lengths, length_figure_out, label="tokens")
+        log.info("Figure 6/7 by length: %d length combinations", len(set(lengths.values())))
+    if category_figure_out:
+        categories = {}
+        if candidates_path:
+            categories = report.category_combination(phrases, read_tsv(candidates_path))
+        note = "" if categories else "no syntactic categories: the candidate step recorded no phrase types (parser off)"
+        report.factor_figure(table, categories, category_figure_out, label="syntactic category", note=note)
+        log.info(
+            "Figure 6/7 by syntactic category: %s",
+            f"{len(categories)} of {len(phrases)} phrases with types" if categories else note,
+        )
     log.info(
         "Figure 3a: %d phrases; mean MAXABS per type: %s",
         len(data),
         data.groupby("composition")["MAXABS"].mean().round(2).to_dict(),
     )
+
+
+def run_stimulus_figure(means: Mapping[str, str | Path], out) -> None:
+    """Figure 5 analogue: per study, each stimulus' mean rating and its sd (kept participants)."""
+    from natcomp.noncompsst import report
+
+    tables = {study: read_tsv(path, ("text", "mean", "sd")) for study, path in means.items()}
+    tables = {study: t.assign(mean=t["mean"].astype(float), sd=pd.to_numeric(t["sd"])) for study, t in tables.items()}
+    report.stimulus_figure(tables, out)
+    for study, table in tables.items():
+        log.info(
+            "%s: %d stimuli, mean rating %.2f, median sd %.2f",
+            study,
+            len(table),
+            table["mean"].mean(),
+            table["sd"].median(),
+        )
 
 
 def run_demo_summary(

@@ -1,6 +1,12 @@
 """Tables and figures of the family: Table 2 (models x variants), Table 1/3 (top phrases),
 Figure 3a (MAXABS per sentiment composition type).
 
+Figures 6 and 7 analogues (:func:`factor_figure`): MAXABS (per phrase) and ABS (ALLABS, per
+side) by the length combination of A and B (tokens, punctuation included: ``"3+5"``) and by
+their syntactic categories (``"NP+VP"``, from the candidate step's parse; skipped with a note
+in the figure where no types were recorded). Figure 5 analogue (:func:`stimulus_figure`): the
+mean and standard deviation of every stimulus' ratings in a study.
+
 Composition type of a phrase ``A B``: the polarity of A and of B on the 0-6 scale, ``-``
 below ``3 - neutral_band``, ``+`` above ``3 + neutral_band``, ``~`` otherwise (band 0.5),
 written ``"- +"``. The subphrase sentiment is their Study 1 mean rating; where no Study 1
@@ -17,7 +23,18 @@ import pandas as pd
 from natcomp.files import atomic_path
 from natcomp.noncompsst.stimuli import Phrase
 
-__all__ = ["MODEL_COLUMNS", "TOP_COLUMNS", "composition_type", "maxabs_figure", "models_table", "top_phrases"]
+__all__ = [
+    "MODEL_COLUMNS",
+    "TOP_COLUMNS",
+    "category_combination",
+    "composition_type",
+    "factor_figure",
+    "length_combination",
+    "maxabs_figure",
+    "models_table",
+    "stimulus_figure",
+    "top_phrases",
+]
 
 MODEL_COLUMNS = [
     "model",
@@ -132,4 +149,97 @@ def maxabs_figure(
     with atomic_path(path) as tmp:
         figure.savefig(tmp, format="png", dpi=120)
     plt.close(figure)
+    return data
+
+
+def length_combination(phrase: Phrase) -> str:
+    """``"<tokens of A>+<tokens of B>"`` (SST tokens)."""
+    return f"{len(phrase.left.split())}+{len(phrase.right.split())}"
+
+
+def category_combination(phrases: Sequence[Phrase], candidates: pd.DataFrame) -> dict[str, str]:
+    """{natural phrase: ``"<type of A>+<type of B>"``} from the candidates table; phrases
+    whose subphrase types were not recorded (no parser) are left out."""
+    types = {}
+    for row in candidates.itertuples(index=False):
+        left_type, right_type = str(row.left_type or ""), str(row.right_type or "")
+        if left_type and right_type and left_type != "nan" and right_type != "nan":
+            types[(row.left.lower(), row.right.lower())] = f"{left_type}+{right_type}"
+    out = {}
+    for p in phrases:
+        found = types.get((p.left.lower(), p.right.lower()))
+        if found:
+            out[p.natural] = found
+    return out
+
+
+def _save(figure, path) -> None:
+    import matplotlib.pyplot as plt
+
+    figure.tight_layout()
+    with atomic_path(path) as tmp:
+        figure.savefig(tmp, format="png", dpi=120)
+    plt.close(figure)
+
+
+def factor_figure(
+    ratings: pd.DataFrame, factor: Mapping[str, str], path: str | Path, *, label: str, note: str = ""
+) -> pd.DataFrame:
+    """MAXABS and ABS (ALLABS, both sides) per value of ``factor`` ({phrase: value}), two box
+    plots side by side (PNG); an empty ``factor`` or ratings without those variants give a
+    figure that says so (``note``). Returns the plotted rows (``phrase, variant, factor, rating``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
+    rows = [
+        {
+            "phrase": r.phrase,
+            "variant": "ABS" if r.variant == "ALLABS" else r.variant,
+            "factor": factor[r.phrase],
+            "rating": float(r.rating),
+        }
+        for r in ratings.itertuples(index=False)
+        if r.variant in ("MAXABS", "ALLABS") and r.phrase in factor
+    ]
+    data = pd.DataFrame(rows, columns=["phrase", "variant", "factor", "rating"])
+    variants = [v for v in ("MAXABS", "ABS") if v in set(data["variant"])]
+    figure, axes = plt.subplots(1, max(len(variants), 1), figsize=(5 * max(len(variants), 1), 3.5), squeeze=False)
+    if not variants:
+        axes[0][0].axis("off")
+        axes[0][0].text(0.5, 0.5, note or "nothing to show", ha="center", va="center", wrap=True)
+    for ax, variant in zip(axes[0], variants):
+        part = data[data["variant"] == variant]
+        order = sorted(set(part["factor"]), key=lambda v: [int(x) if x.isdigit() else x for x in v.split("+")])
+        counts = part.drop_duplicates("phrase")["factor"].value_counts()
+        sns.boxplot(data=part, x="factor", y="rating", order=order, ax=ax, color="#9ecae1")
+        ax.set_xticks(range(len(order)), [f"{o}\n({counts[o]})" for o in order], rotation=90, fontsize=7)
+        ax.set_xlabel(f"{label} of A + B (phrases)")
+        ax.set_ylabel(f"{variant} rating")
+    _save(figure, path)
+    return data
+
+
+def stimulus_figure(means: Mapping[str, pd.DataFrame], path: str | Path) -> pd.DataFrame:
+    """Figure 5 analogue: per study, each stimulus' mean rating against the standard
+    deviation of its ratings (kept participants), and the distribution of the means."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    frames = [table.assign(study=study) for study, table in means.items()]
+    data = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=["study", "mean", "sd"])
+    figure, axes = plt.subplots(2, max(len(means), 1), figsize=(4.5 * max(len(means), 1), 6), squeeze=False)
+    for column, (study, table) in enumerate(means.items()):
+        axes[0][column].scatter(table["mean"], table["sd"], s=6, alpha=0.5)
+        axes[0][column].set_title(f"{study} ({len(table)} stimuli)")
+        axes[0][column].set_xlabel("mean rating (0-6)")
+        axes[0][column].set_ylabel("sd of the ratings")
+        axes[1][column].hist(table["mean"], bins=[x / 3 - 1 / 6 for x in range(20)], color="#9ecae1")
+        axes[1][column].set_xlabel("mean rating (0-6)")
+        axes[1][column].set_ylabel("stimuli")
+    _save(figure, path)
     return data

@@ -112,6 +112,7 @@ def noncompsst_report_inputs(wildcards):
         "ratings": "results/tables/noncompsst/ratings.tsv",
         "stimuli": noncompsst_study2_stimuli(),
         "sst": noncompsst_download("sst"),
+        "candidates": "results/noncompsst/candidates.tsv",
     }
     if NONCOMPSST_SOURCE != "released":
         inputs["sentiment"] = "results/noncompsst/study2/sentiment.tsv"
@@ -132,11 +133,16 @@ def noncompsst_final_outputs():
         "results/noncompsst/candidates.tsv",
         "results/noncompsst/controls_sheet.tsv",
     ]
+    outputs += [
+        "results/figures/noncompsst/ratings_by_length.png",
+        "results/figures/noncompsst/ratings_by_category.png",
+    ]
     if NONCOMPSST_SOURCE != "released":
         outputs += expand(
             "results/tables/noncompsst/agreement_{study}.tsv",
             study=NONCOMPSST_STUDIES,
         )
+        outputs.append("results/figures/noncompsst/stimulus_ratings.png")
     if NONCOMPSST.get("demo", {}).get("enabled", False):
         outputs.append("results/tables/noncompsst/demo_summary.tsv")
     return outputs

@@ -18,4 +18,7 @@ with logged(snakemake.log[0]) as log:
         predictions=snakemake.input.predictions,
         top_n=snakemake.params.top_n,
         sentiment_model=snakemake.params.sentiment_model,
+        length_figure_out=snakemake.output.by_length,
+        category_figure_out=snakemake.output.by_category,
+        candidates_path=snakemake.input.candidates,
     )
