@@ -160,3 +160,20 @@ def test_ratings_of_released_stimuli_reproduce_maxabs_from_consistent_sentiments
     table = compute_ratings(study2, values, variants=("MAXABS",))
     assert len(table) == 259
     assert all(math.isclose(r, i % 3) for i, r in enumerate(table["rating"]))
+
+
+def test_human_sentiment_from_study_means_or_the_released_ranking(tmp_path):
+    from natcomp.noncompsst.ratings import read_human_sentiment
+
+    means = tmp_path / "sentiment.tsv"
+    means.write_text("stimulus\tsentiment\nthe plot is thin\t1.5\n", encoding="utf-8")
+    released = tmp_path / "maxabs_ranking.tsv"
+    released.write_text(
+        "phrase\tmaxabs+AF8-rating\tsentiment\na no+AC0-surprise series\t2.22\t0.67\n", encoding="utf-8"
+    )
+    assert read_human_sentiment(means) == {"the plot is thin": 1.5}
+    assert read_human_sentiment(released) == {"a no-surprise series": 0.67}
+    other = tmp_path / "other.tsv"
+    other.write_text("a\tb\n1\t2\n", encoding="utf-8")
+    with pytest.raises(InputError, match="other.tsv, line 1: expected the columns"):
+        read_human_sentiment(other)
