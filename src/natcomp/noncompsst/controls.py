@@ -141,7 +141,7 @@ def select_controls(
         else:
             dropped += 1
     logger.info(
-        "controls: %d candidates drawn per side (%s); %d phrases with %d controls per side; "
+        "controls: %s candidates drawn per side (%s); %d phrases with %d controls per side; "
         "%d dropped (too few controls in their group)",
         draws["left"] if draws["left"] == draws["right"] else f"{draws['left']}/{draws['right']}",
         f"{n_candidates} per phrase" if per_phrase else "per side",
