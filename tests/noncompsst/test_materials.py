@@ -106,9 +106,68 @@ def test_controls_same_group_never_the_original_no_reuse(demo_release):
         assert p.left_clean not in p.left_controls and p.right_clean not in p.right_controls
         assert all(info[c] == info[p.left_clean] for c in p.left_controls)
         assert all(info[c] == info[p.right_clean] for c in p.right_controls)
-    assert (sheet.groupby(["phrase", "side"]).size() <= 32).all()
+    assert (sheet.groupby(["phrase", "side"]).size() <= 16).all()
+    assert (sheet.groupby("phrase").size() <= 32).all()
     again, _ = select_controls(table, values, seed=2)
     assert again == phrases
+
+
+def test_32_candidates_per_phrase_split_evenly_or_per_side_as_an_option(demo_release):
+    """Appendix A: 32 candidates per phrase (16 for A, 16 for B); the other reading 32 per side."""
+    from natcomp.noncompsst.pipeline import candidate_draws
+
+    values = value_lookup(demo_release["sst"])
+    types = dict(zip(*(read_tsv(demo_release["categories"])[c] for c in ("phrase", "type"))))
+    table, _ = select_candidates(
+        read_trees(demo_release["ptb"]),
+        CandidateSettings(ner=False, max_raw_sd=None),
+        values=values,
+        phrase_types=types,
+    )
+    _, per_phrase = select_controls(table, values, seed=2)
+    sizes = per_phrase.groupby(["phrase", "side"]).size()
+    assert sizes.max() == 16 and per_phrase.groupby("phrase").size().max() == 32
+    _, per_side = select_controls(table, values, n_candidates=32, per_phrase=False, seed=2)
+    assert per_side.groupby(["phrase", "side"]).size().max() == 32
+    assert per_side.groupby("phrase").size().max() == 64
+    _, odd = select_controls(table, values, n_candidates=5, seed=2)
+    by_side = odd.groupby("side").size() / odd["phrase"].nunique()
+    assert by_side["left"] <= 3 and by_side["right"] <= 2 and odd.groupby(["phrase", "side"]).size().max() == 3
+    assert candidate_draws({"candidates_per_phrase": 32, "candidates_per_side": None}) == {
+        "n_candidates": 32,
+        "per_phrase": True,
+    }
+    assert candidate_draws({"candidates_per_phrase": 32, "candidates_per_side": 32}) == {
+        "n_candidates": 32,
+        "per_phrase": False,
+    }
+
+
+def test_the_eleven_point_groups_cross_sst5_bins_like_the_released_controls(shared_data):
+    """round(10 v) puts 0.19 and 0.21 in one group although SST-5 gives them labels 0 and 1
+    (floor(10 v) groups nest inside the SST-5 bins but for the bin edges). Among the released
+    Study 1 subphrase/control pairs found as SST nodes, 79 % share the SST-5 label: consistent
+    with round(10 v) groups, not with floor(10 v) (about 100 %)."""
+    from natcomp.noncompsst.stimuli import clean_form
+    from natcomp.sst import sentiment_nodes, sst5_label
+
+    assert sentiment_group(0.19) == sentiment_group(0.21) == 2 and sst5_label(0.19) != sst5_label(0.21)
+    assert sentiment_group(0.14) == 1 and sentiment_group(0.15) == 2 and sentiment_group(1.0) == 10
+    labels = {}
+    for split in ("train", "dev", "test"):
+        for tree in read_ptb_trees(shared_data / "sst" / f"{split}.txt"):
+            tokens, nodes = sentiment_nodes(tree)
+            for node in nodes:
+                labels.setdefault(clean_form(tokens[node.start : node.end]), node.label)
+    same = pairs = 0
+    for p in read_stimuli(shared_data / "noncompsst" / "stimuli_study1.tsv"):
+        for own, controls in ((p.left_clean, p.left_controls), (p.right_clean, p.right_controls)):
+            for control in controls:
+                if own in labels and control in labels:
+                    pairs += 1
+                    same += labels[own] == labels[control]
+    assert (same, pairs) == (2896, 3656)
+    assert 0.78 < same / pairs < 0.80
 
 
 def test_an_edited_sheet_overrides_and_is_checked(demo_release, tmp_path):
@@ -130,3 +189,37 @@ def test_an_edited_sheet_overrides_and_is_checked(demo_release, tmp_path):
     write_sheet(path, edited)
     with pytest.raises(InputError, match="2 left and 4 right controls chosen; expected 4"):
         phrases_from_sheet(path)
+
+
+def test_the_spread_filter_reads_the_mis_encoded_phrases_of_the_release():
+    """dictionary.txt holds non-ASCII phrases as mojibake (UTF-8 read as latin-1 / cp1252);
+    the trees have proper UTF-8: both the value and the raw-score lookups find them."""
+    from natcomp.noncompsst.candidates import dictionary_id, raw_score_lookup, sentiment_lookup
+
+    dictionary = {"the clichÃ©s": 7, "a cafÃ© scene": 8, "itâ€™s fine": 9, "plain text": 10}
+    scores = {7: (3, 4, 5), 8: (20, 21, 22), 9: (12, 13, 13), 10: (1, 25, 13)}
+    raw = raw_score_lookup(dictionary, scores)
+    assert raw(["the", "clichés"]) == (3, 4, 5)
+    assert raw(["a", "café", "scene"]) == (20, 21, 22)
+    assert raw(["it’s", "fine"]) == (12, 13, 13)  # cp1252 mojibake
+    assert raw(["plain", "text"]) == (1, 25, 13)
+    assert raw(["not", "there"]) is None
+    assert dictionary_id(dictionary, ["the", "clichés"]) == 7
+    assert sentiment_lookup(dictionary, {7: 0.25})(["the", "clichés"]) == 0.25
+
+
+def test_the_spread_filter_keeps_a_population_sd_of_exactly_five():
+    """ "a standard deviation within a range of five", read as population sd <= 5."""
+    tree = parse_sst_tree("(3 (2 (2 the) (2 (2 old) (2 film))) (3 (2 is) (3 (2 rather) (3 (3 good) (2 fun)))))")
+    trees = {"train": [tree], "dev": [], "test": []}
+    settings = CandidateSettings(parser=False, ner=False, min_tokens=1, max_tokens=8)
+    wide = {"the old film is rather good fun": (5, 15, 15, 5)}  # population sd 5.0, sample sd 5.77
+
+    def raw(tokens):
+        return wide.get(" ".join(tokens), (10, 10, 10))
+
+    table, counts = select_candidates(trees, settings, raw_scores=raw)
+    assert "the old film is rather good fun" in set(table["phrase"])
+    wide["the old film is rather good fun"] = (4, 15, 15, 5)  # population sd 5.07
+    table, _ = select_candidates(trees, settings, raw_scores=raw)
+    assert "the old film is rather good fun" not in set(table["phrase"])

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import math
 
+import pandas as pd
 import pytest
 
 from natcomp import hf
 from natcomp.errors import ConfigError, InputError
-from natcomp.noncompsst.evaluation import evaluate, read_predictions, round_half_up
+from natcomp.noncompsst.evaluation import evaluate, seed_f1, read_predictions, round_half_up
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
@@ -54,15 +55,59 @@ def test_released_sst7_files_read(shared_data):
     assert [sum(1 for _, label in test if label == k) for k in range(7)] == [102, 413, 352, 267, 256, 403, 182]
 
 
-def test_released_sst7_has_no_stimulus_sentence(shared_data):
+def test_number_variants_of_edited_controls():
+    from natcomp.noncompsst.sst7 import number_variants
+
+    assert ("the", "actors") in number_variants(("the", "actor"))
+    assert ("significant", "character", "study") in number_variants(("significant", "character", "studies"))
+    assert ("young", "woman") in number_variants(("young", "women"))
+    assert ("is", "certainly", "not", "earthshaking") in number_variants(("are", "certainly", "not", "earthshaking"))
+    assert ("the", "actor") not in number_variants(("the", "actor"))
+
+
+# The released files' deviations from the rule (see docs/noncompsst.md, SST-7).
+RELEASE_KEEPS_BUT_RULE_REMOVES = {
+    "validation": ["Half Submarine flick , Half Ghost Story , All in one criminally neglected film"],
+    "test": [],
+}
+RELEASE_REMOVES_BUT_RULE_KEEPS = {
+    "validation": [],
+    "test": [
+        "Eastwood is an icon of moviemaking , one of the best actors , directors and producers around , "
+        "responsible for some excellent work .",
+        "Every good actor needs to do his or her own Hamlet .",
+        "Murderous Maids may well be the most comprehensive of these films and also strike closest to the truth .",
+        "The inherent strength of the material as well as the integrity of the filmmakers gives this coming-of-age "
+        "story restraint as well as warmth .",
+    ],
+}
+
+
+def test_sst7_removal_on_the_real_trees_reproduces_the_released_sentences(shared_data):
+    """The real dev/test trees minus the sentences with a released Study 2 subphrase (controls with
+    their number variants) give the released validation.tsv / test.tsv sentence for sentence
+    (duplicates kept, order kept), up to the five listed sentences; labels aside (no
+    sentiment_labels.txt in ../shared/data: every value 0.5)."""
     from natcomp.noncompsst.stimuli import read_stimuli
+    from natcomp.sst import read_ptb_trees
 
-    excluded = stimulus_subphrases(read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv"))
-    lengths = sorted({len(s) for s in excluded})
-    from natcomp.noncompsst.sst7 import _contains
-
-    validation = read_sst7(shared_data / "noncompsst" / "sst7" / "validation.tsv")
-    assert not any(_contains(text.split(), excluded, lengths) for text, _ in validation)
+    trees = {split: read_ptb_trees(shared_data / "sst" / f"{split}.txt") for split in ("dev", "test")}
+    trees["train"] = []
+    phrases = read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv")
+    built = build_sst7(trees, lambda tokens: 0.5, stimulus_subphrases(phrases))
+    counts = {}
+    for name, released_rows in (("validation", 971), ("test", 1975)):
+        released = [text for text, _ in read_sst7(shared_data / "noncompsst" / "sst7" / f"{name}.tsv")]
+        assert len(released) == released_rows
+        ours = [text for text, _ in built[name]]
+        expected = [t for t in released if t not in RELEASE_KEEPS_BUT_RULE_REMOVES[name]]
+        assert [t for t in ours if t not in RELEASE_REMOVES_BUT_RULE_KEEPS[name]] == expected
+        assert sorted(set(ours) - set(released)) == sorted(RELEASE_REMOVES_BUT_RULE_KEEPS[name])
+        counts[name] = len(ours)
+    assert counts == {"validation": 970, "test": 1979}
+    # without the variants the rule keeps 26 more sentences (1,993 / 978 rows)
+    exact = build_sst7(trees, lambda tokens: 0.5, stimulus_subphrases(phrases, control_variants=False))
+    assert (len(exact["validation"]), len(exact["test"])) == (979, 1993)
 
 
 def test_unknown_model_fails_before_any_training(monkeypatch):
@@ -115,6 +160,62 @@ def test_tiny_model_learns_sst7_and_predicts_stimuli(tiny_setup):
     assert again.history == result.history
 
 
+def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(tmp_path):
+    """A sentiment-fine-tuned RoBERTa-style checkpoint: its classifier.dense and out_proj are not loaded."""
+    import torch
+    from transformers import RobertaConfig, RobertaForSequenceClassification
+
+    from natcomp.noncompsst.head import CLSHeadClassifier, load_cls_head_classifier
+
+    torch.manual_seed(0)
+    config = RobertaConfig(
+        vocab_size=50, hidden_size=32, num_hidden_layers=1, num_attention_heads=2, intermediate_size=64, num_labels=7
+    )
+    checkpoint = RobertaForSequenceClassification(config).eval()
+    checkpoint.save_pretrained(tmp_path / "sentiment-roberta")
+    saved = checkpoint.state_dict()
+    head_keys = [k for k in saved if k.startswith("classifier.")]
+    assert {"classifier.dense.weight", "classifier.out_proj.weight"} <= set(head_keys)
+
+    model = load_cls_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
+    assert isinstance(model, CLSHeadClassifier)
+    ours = model.state_dict()
+    assert not any("classifier" in k for k in ours)
+    old_head = [saved[k] for k in head_keys]
+    for tensor in model.head.state_dict().values():
+        assert not any(tensor.shape == t.shape and torch.equal(tensor, t) for t in old_head)
+    old_weights = [saved["classifier.dense.weight"], saved["classifier.out_proj.weight"]]
+    for tensor in ours.values():  # no trained head matrix anywhere (biases start at 0 everywhere)
+        assert not any(tensor.shape == t.shape and torch.equal(tensor, t) for t in old_weights)
+    # the encoder is the checkpoint's
+    assert torch.equal(
+        ours["encoder.embeddings.word_embeddings.weight"], saved["roberta.embeddings.word_embeddings.weight"]
+    )
+    # the released head: Linear(h, 100), dropout 0.1, ReLU, Linear(100, 7)
+    first, dropout, relu, last = model.head
+    assert (first.in_features, first.out_features, last.in_features, last.out_features) == (32, 100, 100, 7)
+    assert dropout.p == 0.1 and isinstance(relu, torch.nn.ReLU)
+    # the head is seeded
+    again = load_cls_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
+    assert torch.equal(again.head[0].weight, first.weight)
+    # loss = NLL of the log-softmax of the logits
+    model.train(False)
+    with torch.no_grad():
+        output = model(torch.tensor([[0, 5, 6, 2]]), torch.ones(1, 4, dtype=torch.long), labels=torch.tensor([3]))
+        expected = -torch.log_softmax(output["logits"], dim=-1)[0, 3]
+    assert float(output["loss"]) == pytest.approx(float(expected), rel=1e-6)
+
+
+def test_gradient_clipping_is_off_unless_configured():
+    from natcomp.noncompsst.pipeline import fine_tune_settings
+
+    training = {"epochs": 5, "batch_size": 32, "learning_rate": 5e-6, "warmup_ratio": 0.2, "seeds": [1]}
+    settings = fine_tune_settings(training, seed=2)
+    assert settings.gradient_clip is None and settings.warmup_ratio == 0.2 and settings.select_best
+    assert settings.seed == 2
+    assert fine_tune_settings({**training, "gradient_clip": 1.0}, seed=2).gradient_clip == 1.0
+
+
 def test_macro_f1():
     assert macro_f1([0, 1, 1], [0, 1, 1]) == 1.0
     assert macro_f1([0, 0, 1, 1], [0, 1, 0, 1]) == pytest.approx(0.5)
@@ -144,6 +245,63 @@ def test_evaluate_perfect_and_flipped_systems():
     flipped = {s: 6.0 - v for s, v in human.items()}
     scores, _ = evaluate(phrases, flipped, ratings, human_sentiment=human, top_k=3)
     assert scores["r_MAX"] == pytest.approx(-1.0)
+
+
+def _ranked_phrases():
+    """Six phrases; human MAXABS (by hand) 0.5, 3.0, 1.0, 2.5, 0.2, 2.0: the top 3 are p1, p3, p5."""
+    phrases = [Phrase(f"p{i}", f"p{i}", "x", "x", (f"l{i}",), (f"r{i}",)) for i in range(6)]
+    maxabs = [0.5, 3.0, 1.0, 2.5, 0.2, 2.0]
+    human = pd.DataFrame({"phrase": [p.natural for p in phrases], "variant": "MAXABS", "side": "max", "rating": maxabs})
+    gold = dict(zip((p.natural for p in phrases), [0.0, 6.0, 6.0, 0.0, 3.0, 3.0]))
+    controls = {s: 3.0 for p in phrases for s in p.control_stimuli("left") + p.control_stimuli("right")}
+    return phrases, human, gold, controls
+
+
+def test_top_k_f1_takes_the_k_highest_maxabs_phrases():
+    """A system right on p1, p3 and wrong on p5 (third) and on every low-MAXABS phrase."""
+    phrases, human, gold, controls = _ranked_phrases()
+    predicted = dict(zip(gold, [6.0, 6.0, 0.0, 0.0, 0.0, 0.0]))
+    scores, _ = evaluate(phrases, {**controls, **predicted}, human, human_sentiment=gold, top_k=3)
+    # top 3 = p1, p3, p5: gold 6, 0, 3, predicted 6, 0, 0: F1 per class 1, 2/3, 0
+    assert scores["f1_top3"] == pytest.approx((1 + 2 / 3 + 0) / 3)
+    assert scores["f1_top3"] == pytest.approx(macro_f1([6, 0, 3], [6, 0, 0]))
+    # the lowest three (p4, p0, p2) would give 1/3: gold 3, 0, 6, predicted 0, 6, 0
+    assert macro_f1([3, 0, 6], [0, 6, 0]) == 0
+    right_on_top = dict(zip(gold, [6.0, 6.0, 0.0, 0.0, 0.0, 3.0]))
+    scores, _ = evaluate(phrases, {**controls, **right_on_top}, human, human_sentiment=gold, top_k=3)
+    assert scores["f1_top3"] == 1.0 and scores["f1_all"] < 1.0
+
+
+def test_per_seed_f1_is_the_mean_and_sd_of_each_seeds_f1():
+    phrases, human, gold, controls = _ranked_phrases()
+    right = {**controls, **gold}
+    wrong = {**controls, **{n: 6.0 - v for n, v in gold.items()}}
+    scores = seed_f1(phrases, [right, wrong], human, gold, top_k=3)
+    wrong_f1 = macro_f1([0, 6, 6, 0, 3, 3], [6, 0, 0, 6, 3, 3])
+    assert scores["f1_all"] == pytest.approx((1.0 + wrong_f1) / 2)
+    assert scores["f1_all_sd"] == pytest.approx(abs(1.0 - wrong_f1) / math.sqrt(2))
+    # the seed-averaged classes (all 3) give another number
+    averaged, _ = evaluate(phrases, {s: 3.0 for s in right}, human, human_sentiment=gold, top_k=3)
+    assert averaged["f1_all"] == pytest.approx(macro_f1([0, 6, 6, 0, 3, 3], [3] * 6))
+    assert averaged["f1_all"] != pytest.approx(scores["f1_all"])
+    single = seed_f1(phrases, [right], human, gold, top_k=3)
+    assert single["f1_all"] == 1.0 and math.isnan(single["f1_all_sd"])
+
+
+def test_left_and_right_ratings_are_joined_side_by_side():
+    """Left and right controls differ, so crossing the sides in the merge breaks r = 1."""
+    phrases = [Phrase(f"p{i}", f"p{i}", "x", "x", (f"l{i}",), (f"r{i}",)) for i in range(6)]
+    values = {}
+    for i, p in enumerate(phrases):
+        values[p.natural] = float(i)
+        values[p.control_stimuli("left")[0]] = 3.0
+        values[p.control_stimuli("right")[0]] = float((2 * i) % 5)
+    human = compute_ratings(phrases, values)
+    sides = human[human["variant"] == "ALL"].pivot(index="phrase", columns="side", values="rating")
+    assert (sides["left"] != sides["right"]).sum() >= 4
+    scores, _ = evaluate(phrases, values, human)
+    assert scores["r_ALL"] == pytest.approx(1.0) and scores["r_ALLABS"] == pytest.approx(1.0)
+    assert scores["n_ALL"] == 12
 
 
 def test_evaluate_against_released_maxabs_only_scores_maxabs():
@@ -176,7 +334,7 @@ def test_tables_and_figure(tmp_path):
     phrases, human = _phrases_and_human()
     ratings = compute_ratings(phrases, human)
     table = models_table([{"model": "m", "sst7_f1": 0.4, "r_MAX": 0.3}], top_k=67)
-    assert list(table.columns)[-1] == "f1_top67" and math.isnan(table["r_ALL"][0])
+    assert list(table.columns)[-2:] == ["f1_top67", "f1_top67_sd"] and math.isnan(table["r_ALL"][0])
     top = top_phrases(phrases, ratings, human, n=2)
     assert list(top["subphrase_a"]) == ["a0 x", "a5 x"] or list(top["max_rating"].abs()) == sorted(
         top["max_rating"].abs(), reverse=True
@@ -185,3 +343,90 @@ def test_tables_and_figure(tmp_path):
     sentiments = {p.left_clean: 1.0 for p in phrases} | {p.right_clean: 5.0 for p in phrases}
     data = maxabs_figure(phrases, ratings, sentiments, tmp_path / "figure.png")
     assert len(data) == 6 and (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_top_phrases_name_the_sentiment_model_and_say_when_only_maxabs_exists():
+    from natcomp.noncompsst.pipeline import sentiment_model_key
+
+    phrases, human = _phrases_and_human()
+    full = compute_ratings(phrases, human)
+    top = top_phrases(phrases, full, human, {p.natural: 2.0 for p in phrases}, n=3, model="roberta-large")
+    assert list(top.columns) == [
+        "subphrase_a",
+        "subphrase_b",
+        "max_rating",
+        "human_sentiment",
+        "model",
+        "model_sentiment",
+    ]
+    assert set(top["model"]) == {"roberta-large"}
+    # phrases 0, 1, 5 (MAXABS 3, 2, 2; stable order): MAX signed, not MAXABS
+    assert list(top["subphrase_a"]) == ["a0 x", "a1 x", "a5 x"]
+    assert list(top["max_rating"]) == [-3.0, -2.0, 2.0]
+    released = compute_ratings(phrases, human, variants=("MAXABS",))
+    only = top_phrases(phrases, released, human, n=3, model="roberta-large")
+    assert "max_rating" not in only and list(only["maxabs_rating"]) == [3.0, 2.0, 2.0]
+
+    paper = {"models": {"roberta-base": "roberta-base", "roberta-large": "roberta-large"}}
+    assert sentiment_model_key({**paper, "tables": {"sentiment_model": "roberta-large"}}) == "roberta-large"
+    assert sentiment_model_key({**paper, "tables": {"sentiment_model": None}}) == "roberta-base"
+    with pytest.raises(ConfigError, match="noncompsst.tables.sentiment_model.*'roberta-xl'"):
+        sentiment_model_key({**paper, "tables": {"sentiment_model": "roberta-xl"}})
+
+
+def test_figures_6_and_7_by_length_and_category(tmp_path):
+    from natcomp.noncompsst.report import category_combination, factor_figure, length_combination
+
+    phrases = [
+        Phrase("a b c", "a b c", "d e f g", "d e f g", ("x",), ("y",)),
+        Phrase("h i j", "h i j", "k l m", "k l m", ("x2",), ("y2",)),
+    ]
+    values = {
+        "a b c d e f g": 5.0,
+        "x d e f g": 3.0,
+        "a b c y": 1.0,
+        "h i j k l m": 2.0,
+        "x2 k l m": 3.0,
+        "h i j y2": 2.0,
+    }
+    ratings = compute_ratings(phrases, values)
+    assert [length_combination(p) for p in phrases] == ["3+4", "3+3"]
+    data = factor_figure(ratings, {p.natural: length_combination(p) for p in phrases}, tmp_path / "len.png", label="t")
+    assert (tmp_path / "len.png").read_bytes()[:4] == b"\x89PNG"
+    maxabs = data[data["variant"] == "MAXABS"].set_index("factor")["rating"]
+    assert maxabs["3+4"] == pytest.approx(4.0) and maxabs["3+3"] == pytest.approx(1.0)
+    abs_rows = data[data["variant"] == "ABS"]
+    assert sorted(abs_rows[abs_rows["factor"] == "3+4"]["rating"]) == pytest.approx([2.0, 4.0])
+    candidates = pd.DataFrame(
+        {
+            "left": ["a b c", "h i j"],
+            "right": ["d e f g", "k l m"],
+            "left_type": ["NP", ""],
+            "right_type": ["VP", ""],
+        }
+    )
+    categories = category_combination(phrases, candidates)
+    assert categories == {"a b c d e f g": "NP+VP"}
+    empty = factor_figure(ratings, {}, tmp_path / "cat.png", label="c", note="no phrase types")
+    assert empty.empty and (tmp_path / "cat.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_figure_5_stimulus_means_and_sample_sd(tmp_path):
+    from natcomp.noncompsst.annotation import item_means
+    from natcomp.noncompsst.report import stimulus_figure
+    from natcomp.noncompsst.studies import Study
+
+    study = Study("s", {"i1": ("one", "one", ""), "i2": ("two", "two", "")}, {}, [["i1", "i2"]])
+    responses = pd.DataFrame(
+        [
+            {"participant": p, "list": 1, "item": item, "rating": r, "ungrammatical": False}
+            for item, ratings in (("i1", (0, 0, 3)), ("i2", (4, 4, 4)))
+            for p, r in zip("abc", ratings)
+        ]
+    )
+    exclusion = pd.DataFrame({"participant": list("abc"), "excluded": [False] * 3})
+    means = item_means(responses, exclusion, study).set_index("item")
+    assert means.loc["i1", "mean"] == pytest.approx(1.0) and means.loc["i1", "sd"] == pytest.approx(math.sqrt(3))
+    assert means.loc["i2", "sd"] == 0
+    data = stimulus_figure({"study2": means.reset_index()}, tmp_path / "fig5.png")
+    assert len(data) == 2 and (tmp_path / "fig5.png").read_bytes()[:4] == b"\x89PNG"

@@ -56,16 +56,33 @@ def test_all_variants_by_hand():
     assert list(table.columns) == ["phrase", "variant", "side", "rating"]
 
 
-def test_max_keeps_the_sign_of_the_larger_side_and_a_tie_takes_the_left():
-    def get(t):
-        return {(r.variant, r.side): r.rating for r in t.itertuples()}
+def _get(table):
+    return {(r.variant, r.side): r.rating for r in table.itertuples()}
 
-    assert get(compute_ratings([phrase()], sentiment(5.0, (3.0,) * 3, (2.0,) * 3)))[("MAX", "max")] == pytest.approx(
+
+def test_max_keeps_the_sign_of_the_larger_side():
+    assert _get(compute_ratings([phrase()], sentiment(5.0, (3.0,) * 3, (2.0,) * 3)))[("MAX", "max")] == pytest.approx(
         3.0
     )
-    assert get(compute_ratings([phrase()], sentiment(3.0, (2.0,) * 3, (4.0,) * 3)))[("MAX", "max")] == pytest.approx(
-        1.0
+    assert _get(compute_ratings([phrase()], sentiment(3.0, (2.0,) * 3, (4.0,) * 3)))[("MAX", "max")] == pytest.approx(
+        -1.0
     )
+
+
+@pytest.mark.parametrize(("left", "right", "expected"), [((2.0,) * 3, (4.0,) * 3, -1.0), ((4.0,) * 3, (2.0,) * 3, 1.0)])
+def test_max_on_a_tie_of_absolute_values_takes_the_right_side_as_the_released_code(left, right, expected):
+    """create_ranking.py: ``diff1 if abs(diff1) > abs(diff2) else diff2`` (diff1 = left): a tie gives the right."""
+    table = _get(compute_ratings([phrase()], sentiment(3.0, left, right)))
+    assert table[("ALL", "left")] == pytest.approx(-expected)
+    assert table[("MAX", "max")] == pytest.approx(expected)
+    assert table[("MAXABS", "max")] == pytest.approx(1.0)
+
+
+def test_control_means_are_means_not_medians():
+    """Skewed controls 0, 0, 3: mean 1 (median would be 0)."""
+    table = _get(compute_ratings([phrase()], sentiment(4.0, (0.0, 0.0, 3.0), (4.0, 4.0, 4.0))))
+    assert table[("ALL", "left")] == pytest.approx(3.0)
+    assert table[("ALL", "right")] == pytest.approx(0.0)
 
 
 def test_allclean_drops_flagged_stimuli_and_phrases():
@@ -143,3 +160,20 @@ def test_ratings_of_released_stimuli_reproduce_maxabs_from_consistent_sentiments
     table = compute_ratings(study2, values, variants=("MAXABS",))
     assert len(table) == 259
     assert all(math.isclose(r, i % 3) for i, r in enumerate(table["rating"]))
+
+
+def test_human_sentiment_from_study_means_or_the_released_ranking(tmp_path):
+    from natcomp.noncompsst.ratings import read_human_sentiment
+
+    means = tmp_path / "sentiment.tsv"
+    means.write_text("stimulus\tsentiment\nthe plot is thin\t1.5\n", encoding="utf-8")
+    released = tmp_path / "maxabs_ranking.tsv"
+    released.write_text(
+        "phrase\tmaxabs+AF8-rating\tsentiment\na no+AC0-surprise series\t2.22\t0.67\n", encoding="utf-8"
+    )
+    assert read_human_sentiment(means) == {"the plot is thin": 1.5}
+    assert read_human_sentiment(released) == {"a no-surprise series": 0.67}
+    other = tmp_path / "other.tsv"
+    other.write_text("a\tb\n1\t2\n", encoding="utf-8")
+    with pytest.raises(InputError, match="other.tsv, line 1: expected the columns"):
+        read_human_sentiment(other)

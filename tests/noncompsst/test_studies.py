@@ -166,3 +166,111 @@ def test_practice_items_cover_every_label():
     assert sorted(label for _, label in practice.values()) == list(range(7))
     with pytest.raises(ValueError, match="SST-7 label"):
         choose_practice_items({"only one phrase": 0.5})
+
+
+def _practice_rows(answers: dict[str, list[int]]) -> pd.DataFrame:
+    return pd.DataFrame(
+        [
+            {"participant": participant, "list": 1, "item": f"practice-{k + 1}", "rating": r, "ungrammatical": False}
+            for participant, given in answers.items()
+            for k, r in enumerate(given)
+        ]
+    )
+
+
+def test_a_mean_practice_error_of_exactly_one_is_kept_and_errors_count_both_ways():
+    study = Study("s", {"x": ("x", "x", "")}, PRACTICE, [["x"]])
+    answers = {
+        "exactly_one": [1, 2, 3, 4, 5, 6, 5],  # |errors| all 1: mean 1.0, Spearman 0.94
+        "both_ways": [1, 0, 3, 1, 5, 3, 6],  # errors +1 -1 +1 -2 +1 -2 0: mean |error| 8/7, signed -2/7; Spearman 0.80
+    }
+    table = exclude_participants(_practice_rows(answers), study).set_index("participant")
+    assert table.loc["exactly_one", "practice_mean_error"] == pytest.approx(1.0)
+    assert not table.loc["exactly_one", "excluded"]
+    assert table.loc["both_ways", "practice_mean_error"] == pytest.approx(8 / 7)
+    assert table.loc["both_ways", "practice_spearman"] >= 0.8
+    assert table.loc["both_ways", "excluded"] and "points off" in table.loc["both_ways", "reason"]
+
+
+def test_alpha_is_ordinal_by_hand():
+    """Two coders, items (0, 0), (1, 2), (2, 2): value counts n0=2, n1=1, n2=3 (n=6);
+    ordinal distances d01 = (3 - 1.5)^2, d12 = (4 - 2)^2, d02 = (6 - 2.5)^2; observed
+    D_o = 2 * 4 / 6, expected D_e = 2 * (2 * 2.25 + 6 * 12.25 + 3 * 4) / 30 = 6, so alpha =
+    1 - (8/6)/6 = 7/9 (interval: 0.828, nominal: 0.545)."""
+    study = Study("s", {f"i{k}": (f"t{k}", "", "") for k in range(3)}, PRACTICE, [["i0", "i1", "i2"]])
+    given = {"a": [0, 1, 2], "b": [0, 2, 2]}
+    rows = [
+        {"participant": p, "list": 1, "item": f"i{k}", "rating": r, "ungrammatical": False}
+        for p, ratings in given.items()
+        for k, r in enumerate(ratings)
+    ]
+    exclusion = pd.DataFrame({"participant": ["a", "b"], "excluded": [False, False]})
+    assert ordinal_alpha(pd.DataFrame(rows), exclusion, study) == pytest.approx(7 / 9)
+
+
+def test_the_family_modules_import_no_circle():
+    """No module of natcomp.noncompsst imports, directly or through others, itself (imports
+    inside functions count: annotation <-> studies was such a circle)."""
+    import ast
+    from pathlib import Path
+
+    import natcomp.noncompsst as package
+
+    folder = Path(package.__file__).parent
+    graph = {}
+    for path in folder.glob("*.py"):
+        imported = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            imported |= {n.split(".")[2] for n in names if n.startswith("natcomp.noncompsst.")}
+        graph[path.stem] = imported & {p.stem for p in folder.glob("*.py")}
+
+    def reaches(start, goal, seen):
+        for nxt in graph.get(start, ()):
+            if nxt == goal or (nxt not in seen and reaches(nxt, goal, seen | {nxt})):
+                return True
+        return False
+
+    assert "studies" in graph["annotation"] and "practice" in graph["studies"]  # the graph is read
+    assert sorted(m for m in graph if reaches(m, m, {m})) == []
+
+
+def test_study2_practices_subphrases_then_subphrase_combinations_with_the_answers(tmp_path):
+    """Appendix B: Study 2 practises the seven labels on subphrases, then on subphrase
+    combinations; the correct answers are shown (the survey's answer column)."""
+    import csv
+
+    from natcomp.noncompsst.studies import choose_combination_practice
+
+    values = {}
+    for label in range(7):
+        v = (label + 0.5) / 7
+        values[f"w{label} x{label}"] = v
+        values[f"y{label} z{label}"] = v
+        values[f"w{label} x{label} y{label} z{label}"] = v
+        values[f"q{label} r{label} s{label} t{label}"] = v  # its parts are not SST phrases
+    combos = choose_combination_practice(values, seed=3)
+    assert [c[1] for c in combos.values()] == list(range(7))
+    assert combos["practice-c1"] == ("w0 x0 y0 z0", 0, "w0 x0", "y0 z0")
+    s2 = study2(phrases(), PRACTICE, max_list_size=20, combination_practice=combos)
+    path = tmp_path / "survey.csv"
+    export_survey(s2, path)
+    with open(path, encoding="utf-8") as handle:
+        rows = [r for r in csv.DictReader(handle) if r["list"] == "1"]
+    practice = [r for r in rows if r["kind"] == "practice"]
+    assert [r["item"] for r in practice] == [*PRACTICE, *combos]
+    assert rows[: len(practice)] == practice  # practice first
+    assert all(r["right"] == "" for r in practice[:7]) and all(r["right"] for r in practice[7:])
+    assert practice[7]["left"] == "w0 x0" and practice[7]["right"] == "y0 z0"
+    assert [int(r["answer"]) for r in practice] == [*range(7), *range(7)]
+    assert all(r["answer"] == "" for r in rows if r["kind"] == "stimulus")
+    back = read_survey(path, name="study2")  # the answers come from the file
+    assert back.practice == s2.practice and back.practice_parts == s2.practice_parts
+    s1 = study1(phrases(), PRACTICE, max_list_size=20)
+    assert len(s1.practice) == 7 and not s1.practice_parts
+    with pytest.raises(ValueError, match="SST-7 label"):
+        choose_combination_practice({k: v for k, v in values.items() if not k.startswith("w6")})

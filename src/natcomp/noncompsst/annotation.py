@@ -14,14 +14,12 @@
 from __future__ import annotations
 
 import logging
-import math
 from collections.abc import Mapping, Sequence
 
 import krippendorff
-import numpy as np
 import pandas as pd
-from scipy.stats import spearmanr
 
+from natcomp.noncompsst.practice import practice_check
 from natcomp.noncompsst.stimuli import Phrase
 from natcomp.noncompsst.studies import Study
 
@@ -37,31 +35,6 @@ __all__ = [
 
 EXCLUSION_COLUMNS = ["participant", "list", "practice_mean_error", "practice_spearman", "excluded", "reason"]
 log = logging.getLogger("natcomp.noncompsst.annotation")
-
-
-def practice_check(
-    given: Sequence[float], correct: Sequence[float], *, max_mean_error: float = 1.0, min_spearman: float = 0.8
-) -> tuple[float, float, list[str]]:
-    """(mean absolute error, Spearman's rho, reasons to exclude) of one participant's practice answers."""
-    given_array, correct_array = np.asarray(given, dtype=float), np.asarray(correct, dtype=float)
-    if len(given_array) == 0:
-        error, rho = math.nan, math.nan
-    else:
-        error = float(np.mean(np.abs(given_array - correct_array)))
-        varied = len(set(given)) > 1 and len(set(correct)) > 1
-        rho = float(spearmanr(given_array, correct_array).statistic) if varied else math.nan
-    reasons = []
-    if not error <= max_mean_error:
-        reasons.append(
-            f"practice answers {error:.2f} points off on average (> {max_mean_error:g})"
-            if not math.isnan(error)
-            else "no practice answers"
-        )
-    if not rho >= min_spearman:
-        reasons.append(
-            f"practice Spearman {rho:.2f} < {min_spearman:g}" if not math.isnan(rho) else "practice Spearman undefined"
-        )
-    return error, rho, reasons
 
 
 def exclude_participants(
@@ -105,10 +78,13 @@ def ordinal_alpha(responses: pd.DataFrame, exclusion: pd.DataFrame, study: Study
 
 
 def item_means(responses: pd.DataFrame, exclusion: pd.DataFrame, study: Study) -> pd.DataFrame:
-    """Per item: ``item, text, mean, annotations, ungrammatical`` (flags by kept participants)."""
+    """Per item: ``item, text, mean, sd, annotations, ungrammatical`` (flags by kept participants)."""
     kept = _kept(responses, exclusion, study)
     grouped = kept.groupby("item", sort=True).agg(
-        mean=("rating", "mean"), annotations=("rating", "size"), ungrammatical=("ungrammatical", "sum")
+        mean=("rating", "mean"),
+        sd=("rating", "std"),  # sample sd (n - 1); NaN for a single annotation
+        annotations=("rating", "size"),
+        ungrammatical=("ungrammatical", "sum"),
     )
     grouped = grouped.reset_index()
     grouped.insert(1, "text", grouped["item"].map(lambda item: study.items[item][0]))

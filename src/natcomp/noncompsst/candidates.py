@@ -36,6 +36,8 @@ __all__ = [
     "StanzaAnalyser",
     "is_punctuation",
     "select_candidates",
+    "dictionary_id",
+    "raw_score_lookup",
     "sentiment_lookup",
 ]
 
@@ -137,22 +139,49 @@ def _constituent_spans(node, start: int, spans: dict[tuple[int, int], str]) -> i
     return end
 
 
+def dictionary_id(dictionary: Mapping[str, int], tokens: Sequence[str]) -> int | None:
+    """The ``dictionary.txt`` id of a phrase given as PTB tokens, or ``None``.
+
+    The trees have proper UTF-8 (``clichés``), ``dictionary.txt`` the release's mojibake
+    (UTF-8 read as latin-1 or cp1252: ``clichÃ©s``), so a phrase not found as it is is
+    looked up in those two damaged forms (the inverse of :func:`natcomp.sst.repair_mojibake`).
+    """
+    text = ptb_tokens_to_text(tokens)
+    ident = dictionary.get(text)
+    if ident is None and not text.isascii():
+        for codec in ("latin-1", "cp1252"):
+            try:
+                ident = dictionary.get(text.encode("utf-8").decode(codec))
+            except UnicodeError:
+                continue
+            if ident is not None:
+                break
+    return ident
+
+
 def sentiment_lookup(
     dictionary: Mapping[str, int], labels: Mapping[int, float]
 ) -> Callable[[Sequence[str]], float | None]:
     """A function from PTB tokens to the SST value of that phrase (``None`` if not in the dictionary)."""
 
     def value(tokens: Sequence[str]) -> float | None:
-        text = ptb_tokens_to_text(tokens)
-        ident = dictionary.get(text)
-        if ident is None:
-            try:
-                ident = dictionary.get(text.encode("utf-8").decode("latin-1"))
-            except UnicodeError:
-                ident = None
+        ident = dictionary_id(dictionary, tokens)
         return None if ident is None else labels.get(ident)
 
     return value
+
+
+def raw_score_lookup(
+    dictionary: Mapping[str, int], scores: Mapping[int, Sequence[int]]
+) -> Callable[[Sequence[str]], Sequence[int] | None]:
+    """A function from PTB tokens to the raw 1-25 scores of that phrase (``None`` if not in
+    the dictionary); mis-encoded dictionary entries are found as by :func:`sentiment_lookup`."""
+
+    def lookup(tokens: Sequence[str]) -> Sequence[int] | None:
+        ident = dictionary_id(dictionary, tokens)
+        return None if ident is None else scores.get(ident)
+
+    return lookup
 
 
 def select_candidates(

@@ -2,9 +2,13 @@
 
 The subphrases of all candidates form the pool. Each is put in a group by its phrase type
 (NP, VP, PP, SBAR...) and its SST sentiment on an 11-point scale (``round(10 v)``, 0-10).
-For each side of each phrase ``n_candidates`` (32) controls are drawn at random (seeded)
-from the subphrase's group, filled up from the nearest sentiment groups of the same type
-when the group is smaller. The automatic narrowing keeps ``per_side`` (4) of them: only
+Appendix A: "for each phrase - consisting of subphrases A and B - we randomly select 32
+candidate control subphrases ... and manually narrow those 32 down to 8 (4 for A, 4 for
+B)": so by default (``per_phrase``) ``n_candidates`` (32) are drawn per phrase, split
+evenly between the sides (16 for A, 16 for B; an odd number gives A the extra one);
+``per_phrase=False`` draws ``n_candidates`` per side (the other reading, 64 per phrase).
+Each side's candidates are drawn at random (seeded) from the subphrase's group, filled up
+from the nearest sentiment groups of the same type when the group is smaller. The automatic narrowing keeps ``per_side`` (4) of them: only
 from the same group, closest in length (tokens) first, never the subphrase itself or the
 other subphrase, and no control twice within a phrase. A phrase with fewer than
 ``per_side`` suitable controls on a side is dropped.
@@ -57,6 +61,7 @@ def select_controls(
     values: Callable[[Sequence[str]], float | None],
     *,
     n_candidates: int = 32,
+    per_phrase: bool = True,
     per_side: int = 4,
     max_phrases: int | None = None,
     seed: int = 1,
@@ -66,7 +71,12 @@ def select_controls(
 
     ``values`` maps SST tokens to the SST value of that phrase (the subphrases are SST
     nodes, so they all have one; a subphrase without one is left out of the pool).
+    ``n_candidates`` is per phrase (split between the sides) with ``per_phrase``, else per side.
     """
+    if per_phrase:
+        draws = {"left": n_candidates - n_candidates // 2, "right": n_candidates // 2}
+    else:
+        draws = {"left": n_candidates, "right": n_candidates}
     rng = random.Random(seed)
     pool: dict[tuple[str, int], list[str]] = defaultdict(list)
     info: dict[str, tuple[str, int, int]] = {}  # clean text -> (type, group, length)
@@ -96,7 +106,7 @@ def select_controls(
         rows_per_side = {}
         for side, own in (("left", left_clean), ("right", right_clean)):
             kind, group, length = info[own]
-            drawn = _draw(pool, kind, group, n_candidates, exclude={left_clean, right_clean}, rng=rng)
+            drawn = _draw(pool, kind, group, draws[side], exclude={left_clean, right_clean}, rng=rng)
             ranked = sorted(
                 (c for c in drawn if info[c][1] == group),
                 key=lambda c: abs(info[c][2] - length),
@@ -131,7 +141,10 @@ def select_controls(
         else:
             dropped += 1
     logger.info(
-        "controls: %d phrases with %d controls per side; %d dropped (too few controls in their group)",
+        "controls: %s candidates drawn per side (%s); %d phrases with %d controls per side; "
+        "%d dropped (too few controls in their group)",
+        draws["left"] if draws["left"] == draws["right"] else f"{draws['left']}/{draws['right']}",
+        f"{n_candidates} per phrase" if per_phrase else "per side",
         len(phrases),
         per_side,
         dropped,

@@ -11,6 +11,12 @@ Scores:
 * ``f1_all``: macro-F1 of the natural phrases' sentiment, the human mean rounded to the
   nearest class (halves up) as gold, the model's mean prediction rounded as prediction;
 * ``f1_top<k>``: the same on the k phrases with the highest human MAXABS (paper: 67).
+
+The paper evaluates each of its three seeds; :func:`seed_f1` gives the F1 scores per
+seed (each seed's own predicted class as the prediction) and their mean and standard
+deviation, which the models table reports (``f1_seeds: per_seed``, the default); the F1
+of the seed-averaged classes (``seed_mean``) is the alternative. The r columns always
+compare the ratings of the seed-averaged classes, as the released ``create_ranking.py``.
 """
 
 from __future__ import annotations
@@ -29,11 +35,33 @@ from natcomp.noncompsst.ratings import VARIANTS, compute_ratings
 from natcomp.noncompsst.stimuli import Phrase, decode_utf7
 from natcomp.tsv import iter_tsv, write_tsv
 
-__all__ = ["evaluate", "read_predictions", "round_half_up", "write_predictions"]
+__all__ = [
+    "F1_SEED_MODES",
+    "evaluate",
+    "mean_sd",
+    "phrase_f1",
+    "read_predictions",
+    "round_half_up",
+    "seed_f1",
+    "write_predictions",
+]
+
+F1_SEED_MODES = ("per_seed", "seed_mean")
 
 
 def round_half_up(value: float) -> int:
     return int(math.floor(value + 0.5))
+
+
+def mean_sd(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and sample standard deviation (n - 1; NaN for a single value) of the values."""
+    values = list(values)
+    if not values:
+        return math.nan, math.nan
+    mean = sum(values) / len(values)
+    if len(values) < 2:
+        return mean, math.nan
+    return mean, math.sqrt(sum((v - mean) ** 2 for v in values) / (len(values) - 1))
 
 
 def read_predictions(path: str | Path) -> dict[str, float]:
@@ -81,20 +109,53 @@ def evaluate(
         joined = wanted.merge(model[model["variant"] == variant], on=["phrase", "side"], suffixes=("_human", "_model"))
         scores[f"r_{variant}"] = _pearson(joined["rating_human"].tolist(), joined["rating_model"].tolist())
         scores[f"n_{variant}"] = len(joined)
-    naturals = [p.natural for p in phrases]
-    if human_sentiment:
-        missing = [n for n in naturals if n not in human_sentiment]
-        if missing:
-            raise InputError(
-                "human sentiment", f"no human sentiment for the phrase {missing[0]!r} ({len(missing)} missing)"
-            )
-        gold = [round_half_up(human_sentiment[n]) for n in naturals]
-        guess = [round_half_up(predictions[n]) for n in naturals]
-        scores["f1_all"] = macro_f1(gold, guess)
-        maxabs = human[human["variant"] == "MAXABS"].set_index("phrase")["rating"]
-        ranked = sorted(range(len(naturals)), key=lambda i: -maxabs.get(naturals[i], -math.inf))
-        top = ranked[: min(top_k, len(ranked))]
-        scores[f"f1_top{top_k}"] = macro_f1([gold[i] for i in top], [guess[i] for i in top])
-    else:
-        scores["f1_all"] = scores[f"f1_top{top_k}"] = math.nan
+    f1_all, f1_top = phrase_f1(phrases, predictions, human, human_sentiment, top_k=top_k)
+    scores["f1_all"], scores[f"f1_top{top_k}"] = f1_all, f1_top
     return scores, model
+
+
+def _top_indices(naturals: Sequence[str], human: pd.DataFrame, top_k: int) -> list[int]:
+    """Indices of the ``top_k`` phrases with the highest human MAXABS (ties: file order)."""
+    maxabs = human[human["variant"] == "MAXABS"].set_index("phrase")["rating"]
+    ranked = sorted(range(len(naturals)), key=lambda i: -maxabs.get(naturals[i], -math.inf))
+    return ranked[: min(top_k, len(ranked))]
+
+
+def phrase_f1(
+    phrases: Sequence[Phrase],
+    predictions: Mapping[str, float],
+    human: pd.DataFrame,
+    human_sentiment: Mapping[str, float] | None,
+    *,
+    top_k: int = 67,
+) -> tuple[float, float]:
+    """(F1 on all natural phrases, F1 on the top-k by human MAXABS); NaN without human sentiment."""
+    if not human_sentiment:
+        return math.nan, math.nan
+    naturals = [p.natural for p in phrases]
+    missing = [n for n in naturals if n not in human_sentiment]
+    if missing:
+        raise InputError(
+            "human sentiment", f"no human sentiment for the phrase {missing[0]!r} ({len(missing)} missing)"
+        )
+    gold = [round_half_up(human_sentiment[n]) for n in naturals]
+    guess = [round_half_up(predictions[n]) for n in naturals]
+    top = _top_indices(naturals, human, top_k)
+    return macro_f1(gold, guess), macro_f1([gold[i] for i in top], [guess[i] for i in top])
+
+
+def seed_f1(
+    phrases: Sequence[Phrase],
+    seed_predictions: Sequence[Mapping[str, float]],
+    human: pd.DataFrame,
+    human_sentiment: Mapping[str, float] | None,
+    *,
+    top_k: int = 67,
+) -> dict[str, float]:
+    """Per-seed F1 (all and top-k) and ``f1_all``, ``f1_all_sd``, ``f1_top<k>``,
+    ``f1_top<k>_sd``: the mean and sample sd over the seeds."""
+    per_seed = [phrase_f1(phrases, p, human, human_sentiment, top_k=top_k) for p in seed_predictions]
+    out: dict[str, float] = {}
+    for index, name in enumerate(("f1_all", f"f1_top{top_k}")):
+        out[name], out[f"{name}_sd"] = mean_sd([scores[index] for scores in per_seed])
+    return out

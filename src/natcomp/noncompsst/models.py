@@ -1,9 +1,13 @@
 """Sentiment models fine-tuned on SST-7 (section 5, appendix D) and their stimulus predictions.
 
-Any Hugging Face sequence classifier, by hub name or local path, gets a 7-class head and
-is fine-tuned on SST-7 train with appendix D's settings (batch 32, learning rate 5e-6,
-AdamW, cosine schedule with 20 % warm-up, 5 epochs, the epoch with the best validation
-accuracy kept), once per seed, on the GPU where there is one (``natcomp.hf``). Reported:
+Any Hugging Face model, by hub name or local path, is loaded as its bare encoder and gets
+a fresh MLP head on the CLS state (Linear(h, 100), dropout 0.1, ReLU, Linear(100, 7)),
+as the released code builds it for every model (:mod:`natcomp.noncompsst.head`): a
+checkpoint's own classification head, trained for sentiment or not, is not used. The
+model is fine-tuned on SST-7 train with appendix D's settings (batch 32, learning rate
+5e-6, AdamW, cosine schedule with 20 % warm-up, 5 epochs, the epoch with the best
+validation accuracy kept; gradient clipping only where ``gradient_clip`` is set), once
+per seed, on the GPU where there is one (``natcomp.hf``). Reported:
 SST-7 test macro-F1 and the predicted class of every stimulus. Stimuli are lower-cased
 before prediction (``lowercase_stimuli``), as the released code does after stanza's
 tokenisation; SST-7 sentences are fed as they are.
@@ -57,9 +61,11 @@ def train_and_predict(
     logger: logging.Logger = log,
 ) -> SeedResult:
     """Fine-tune ``model`` on ``sst7["train"]`` (best epoch on ``sst7["validation"]``), score the test set, predict stimuli."""
+    from natcomp.noncompsst.head import load_cls_head_classifier
+
     started = time.perf_counter()
     tokenizer = hf.load_tokenizer(model)
-    classifier = hf.load_sequence_classifier(model, num_labels=7, seed=settings.seed)
+    classifier = load_cls_head_classifier(model, 7, seed=settings.seed)
     train_texts, train_labels = zip(*sst7["train"])
     valid_texts, valid_labels = zip(*sst7["validation"])
     result = hf.fine_tune_classifier(
@@ -78,10 +84,12 @@ def train_and_predict(
         "max_length": settings.max_length,
         "device": hf.device(settings.device),
     }
-    test_pred = np.argmax(hf.classify(result.model, tokenizer, list(test_texts), **options), axis=1)
+    test_pred = np.argmax(hf.predict_logits(result.model, tokenizer, list(test_texts), **options), axis=1)
     texts = [s.lower() for s in stimuli] if lowercase_stimuli else list(stimuli)
     stimulus_pred = (
-        np.argmax(hf.classify(result.model, tokenizer, texts, **options), axis=1) if texts else np.array([], dtype=int)
+        np.argmax(hf.predict_logits(result.model, tokenizer, texts, **options), axis=1)
+        if texts
+        else np.array([], dtype=int)
     )
     test_f1 = macro_f1(test_labels, test_pred)
     logger.info("%s seed %d: best epoch %d, SST-7 test macro-F1 %.3f", model, settings.seed, result.best_epoch, test_f1)

@@ -14,12 +14,12 @@ from pathlib import Path
 
 import pandas as pd
 
+from natcomp.errors import ConfigError
 from natcomp.files import atomic_open
 from natcomp.noncompsst import annotation, candidates, controls, ratings, sst7, studies
 from natcomp.noncompsst.stimuli import read_stimuli, write_stimuli
 from natcomp.sst import (
     PTB_MEMBERS,
-    ptb_tokens_to_text,
     read_dictionary,
     read_ptb_trees,
     read_raw_scores,
@@ -42,14 +42,8 @@ def value_lookup(sst: str | Path):
 
 
 def raw_lookup(sst: str | Path, raw: str | Path):
-    dictionary = read_dictionary(sst)
-    scores = read_raw_scores(raw)
-
-    def lookup(tokens: Sequence[str]):
-        ident = dictionary.get(ptb_tokens_to_text(tokens))
-        return None if ident is None else scores.get(ident)
-
-    return lookup
+    """Phrase tokens -> raw 1-25 scores, from stanfordSentimentTreebank.zip and the raw archive."""
+    return candidates.raw_score_lookup(read_dictionary(sst), read_raw_scores(raw))
 
 
 # ----------------------------------------------------------------------------- demo
@@ -143,6 +137,15 @@ def run_candidates(
 
 
 # ----------------------------------------------------------------------------- controls
+def candidate_draws(section: Mapping) -> dict[str, object]:
+    """``n_candidates`` and ``per_phrase`` of :func:`run_controls` from the ``controls``
+    section: ``candidates_per_side`` (when set) draws that many per side, otherwise
+    ``candidates_per_phrase`` (32, the paper) per phrase, split between the sides."""
+    if section.get("candidates_per_side") is not None:
+        return {"n_candidates": section["candidates_per_side"], "per_phrase": False}
+    return {"n_candidates": section.get("candidates_per_phrase", 32), "per_phrase": True}
+
+
 def run_controls(
     candidates_path,
     sst,
@@ -154,12 +157,14 @@ def run_controls(
     max_phrases: int | None,
     seed: int,
     edited_sheet: str | Path | None = None,
+    per_phrase: bool = True,
 ) -> int:
     table = read_tsv(candidates_path, candidates.CANDIDATE_COLUMNS)
     phrases, sheet = controls.select_controls(
         table,
         value_lookup(sst),
         n_candidates=n_candidates,
+        per_phrase=per_phrase,
         per_side=per_side,
         max_phrases=max_phrases,
         seed=seed,
@@ -181,12 +186,31 @@ def run_export(
     texts = {text: labels[ident] for text, ident in dictionary.items() if ident in labels}
     used = {t.lower() for p in phrases for t in p.subphrases() + p.stimuli()}
     practice = studies.choose_practice_items(texts, exclude=used, seed=seed)
-    build = studies.study1 if study_name == "study1" else studies.study2
-    study = build(phrases, practice, max_list_size=max_list_size, annotations=annotations, seed=seed)
+    if study_name == "study1":
+        study = studies.study1(phrases, practice, max_list_size=max_list_size, annotations=annotations, seed=seed)
+    else:
+        combinations = studies.choose_combination_practice(texts, exclude=used, seed=seed)
+        study = studies.study2(
+            phrases,
+            practice,
+            max_list_size=max_list_size,
+            annotations=annotations,
+            seed=seed,
+            combination_practice=combinations,
+        )
     write_tsv(
         practice_out,
-        [{"item": k, "text": t, "label": label} for k, (t, label) in practice.items()],
-        ["item", "text", "label"],
+        [
+            {
+                "item": k,
+                "text": t,
+                "label": label,
+                "left": study.practice_parts.get(k, (t, ""))[0],
+                "right": study.practice_parts.get(k, (t, ""))[1],
+            }
+            for k, (t, label) in study.practice.items()
+        ],
+        ["item", "text", "label", "left", "right"],
     )
     studies.export_survey(study, survey_out)
     sizes = sorted({len(items) for items in study.lists})
@@ -196,7 +220,7 @@ def run_export(
         len(study.items),
         len(study.lists),
         "/".join(map(str, sizes)),
-        len(practice),
+        len(study.practice),
         annotations,
     )
 
@@ -266,7 +290,7 @@ def run_analysis(
     alpha = annotation.ordinal_alpha(responses, exclusion, study)
     means = annotation.item_means(responses, exclusion, study)
     write_tsv(exclusion_out, exclusion, annotation.EXCLUSION_COLUMNS, float_format="%.4g")
-    write_tsv(means_out, means, ["item", "text", "mean", "annotations", "ungrammatical"], float_format="%.6g")
+    write_tsv(means_out, means, ["item", "text", "mean", "sd", "annotations", "ungrammatical"], float_format="%.6g")
     kept = int((~exclusion["excluded"]).sum())
     write_tsv(
         agreement_out,
@@ -377,6 +401,29 @@ def run_tiny_model(
     log.info("tiny BERT (hidden %d, %d layers) built in %s", hidden_size, layers, directory)
 
 
+_SETTINGS_KEYS = (
+    "epochs",
+    "batch_size",
+    "learning_rate",
+    "warmup_ratio",
+    "scheduler",
+    "max_length",
+    "device",
+    "weight_decay",
+    "gradient_clip",
+)
+
+
+def fine_tune_settings(training: Mapping, seed: int):
+    """The ``training`` section as :class:`natcomp.hf.FineTuneSettings` for one seed: the
+    best epoch on validation kept; gradient clipping (in neither the paper nor the released
+    code) only where ``gradient_clip`` is set."""
+    from natcomp import hf
+
+    chosen = {"gradient_clip": None, **{k: training[k] for k in _SETTINGS_KEYS if k in training}}
+    return hf.FineTuneSettings(**chosen, seed=seed, select_best=True)
+
+
 def run_training(
     model: str,
     sst7_paths: Mapping[str, str | Path],
@@ -387,23 +434,10 @@ def run_training(
     training: Mapping,
     seed: int,
 ) -> None:
-    from natcomp import hf
     from natcomp.noncompsst.evaluation import write_predictions
     from natcomp.noncompsst.models import train_and_predict
 
-    settings_keys = (
-        "epochs",
-        "batch_size",
-        "learning_rate",
-        "warmup_ratio",
-        "scheduler",
-        "max_length",
-        "device",
-        "weight_decay",
-    )
-    settings = hf.FineTuneSettings(
-        **{k: training[k] for k in settings_keys if k in training}, seed=seed, select_best=True
-    )
+    settings = fine_tune_settings(training, seed)
     data = {name: sst7.read_sst7(path) for name, path in sst7_paths.items()}
     stimuli = list(dict.fromkeys(s for p in read_stimuli(stimuli_path) for s in p.stimuli()))
     result = train_and_predict(
@@ -438,17 +472,26 @@ def run_evaluation(
     sentiment_path=None,
     ungrammatical_path=None,
     top_k: int,
+    f1_seeds: str = "per_seed",
 ) -> dict[str, float]:
-    from natcomp.noncompsst.evaluation import evaluate, read_predictions
+    from natcomp.noncompsst.evaluation import F1_SEED_MODES, evaluate, mean_sd, read_predictions, seed_f1
 
+    if f1_seeds not in F1_SEED_MODES:
+        raise ConfigError(
+            "noncompsst.evaluation.f1_seeds", f"expected one of {', '.join(F1_SEED_MODES)}, got {f1_seeds!r}"
+        )
+    per_seed = [read_predictions(path) for path in prediction_paths]
     merged: dict[str, list[float]] = {}
-    for path in prediction_paths:
-        for stimulus, value in read_predictions(path).items():
+    for seed_predictions in per_seed:
+        for stimulus, value in seed_predictions.items():
             merged.setdefault(stimulus, []).append(value)
     predictions = {s: sum(v) / len(v) for s, v in merged.items()}
     phrases = read_stimuli(stimuli_path)
     human = ratings.read_ratings(human_path)
-    sentiment = ratings.read_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(human_path)
+    # Study 2 means, or the released maxabs_ranking.tsv's sentiment column (released mode)
+    sentiment = (
+        ratings.read_human_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(human_path)
+    )
     flagged = ratings.read_ungrammatical(ungrammatical_path) if ungrammatical_path else set()
     scores, _ = evaluate(
         phrases,
@@ -459,14 +502,28 @@ def run_evaluation(
         top_k=top_k,
         predictions_source=prediction_paths[0],
     )
+    if f1_seeds == "per_seed":
+        # the paper evaluates each seed: mean and sd of the per-seed F1 (the seed-mean
+        # classes' F1 stays in the log)
+        log.info(
+            "%s: F1 of the seed-averaged classes: all %.4f, top %d %.4f",
+            model_name,
+            scores["f1_all"],
+            top_k,
+            scores[f"f1_top{top_k}"],
+        )
+        scores.update(seed_f1(phrases, per_seed, human, sentiment or None, top_k=top_k))
     f1s = []
     for path in metric_paths:
         with open(path, encoding="utf-8") as handle:
             f1s.append(json.load(handle)["sst7_test_macro_f1"])
+    sst7_mean, sst7_sd = mean_sd(f1s)
     row = {
         "model": model_name,
-        "sst7_f1": sum(f1s) / len(f1s) if f1s else math.nan,
+        "sst7_f1": sst7_mean,
+        "sst7_f1_sd": sst7_sd,
         "seeds": len(prediction_paths),
+        "f1_seeds": f1_seeds,
         **scores,
     }
     write_tsv(out, [row], float_format="%.4f")
@@ -506,6 +563,21 @@ __all__ = [name for name in dir() if name.startswith("run_")] + [
 
 
 # ----------------------------------------------------------------------------- report
+def sentiment_model_key(section: Mapping) -> str:
+    """The model of Tables 1 and 3 (``tables.sentiment_model``; the paper's is roberta-large;
+    null: the first model of ``models``, "" where there is none); a name that is not a key of
+    ``models`` is a ConfigError."""
+    models = list(section.get("models") or {})
+    chosen = (section.get("tables") or {}).get("sentiment_model")
+    if chosen is None:
+        return models[0] if models else ""
+    if chosen not in models:
+        raise ConfigError(
+            "noncompsst.tables.sentiment_model", f"{chosen!r} is not a key of noncompsst.models ({', '.join(models)})"
+        )
+    return chosen
+
+
 def run_report(
     *,
     evaluations: Sequence[str | Path],
@@ -520,8 +592,13 @@ def run_report(
     sst=None,
     predictions: Sequence[str | Path] = (),
     top_n: int = 60,
+    sentiment_model: str = "",
+    length_figure_out=None,
+    category_figure_out=None,
+    candidates_path=None,
 ) -> None:
-    """Table 2 (models x variants), Table 1/3 (top phrases) and Figure 3a."""
+    """Table 2 (models x variants), Table 1/3 (top phrases, with the sentiment of
+    ``sentiment_model`` from its ``predictions``) and Figure 3a."""
     from natcomp.noncompsst import report
     from natcomp.noncompsst.evaluation import read_predictions
     from natcomp.noncompsst.stimuli import sst_tokenize
@@ -529,12 +606,12 @@ def run_report(
     rows = [read_tsv(path).iloc[0].to_dict() for path in evaluations]
     for row in rows:
         for key, value in row.items():
-            if key != "model":
+            if key not in ("model", "f1_seeds"):
                 row[key] = float(value) if value != "" else math.nan
     write_tsv(models_out, report.models_table(rows, top_k), float_format="%.3f")
     phrases = read_stimuli(stimuli_path)
     table = ratings.read_ratings(ratings_path)
-    human = ratings.read_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(ratings_path)
+    human = ratings.read_human_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(ratings_path)
     model_sentiment = {}
     if predictions:
         merged: dict[str, list[float]] = {}
@@ -542,7 +619,8 @@ def run_report(
             for stimulus, value in read_predictions(path).items():
                 merged.setdefault(stimulus, []).append(value)
         model_sentiment = {s: sum(v) / len(v) for s, v in merged.items()}
-    write_tsv(top_out, report.top_phrases(phrases, table, human, model_sentiment, n=top_n), float_format="%.2f")
+    top = report.top_phrases(phrases, table, human, model_sentiment, n=top_n, model=sentiment_model)
+    write_tsv(top_out, top, float_format="%.2f")
     if study1_means:
         means = read_tsv(study1_means, ("text", "mean"))
         subphrase = dict(zip(means["text"], means["mean"].astype(float)))
@@ -557,11 +635,42 @@ def run_report(
                     subphrase[clean] = 6 * value
         log.info("composition types from the SST values of the subphrases (no Study 1 ratings)")
     data = report.maxabs_figure(phrases, table, subphrase, figure_out)
+    if length_figure_out:
+        lengths = {p.natural: report.length_combination(p) for p in phrases}
+        report.factor_figure(table, lengths, length_figure_out, label="tokens")
+        log.info("Figure 6/7 by length: %d length combinations", len(set(lengths.values())))
+    if category_figure_out:
+        categories = {}
+        if candidates_path:
+            categories = report.category_combination(phrases, read_tsv(candidates_path))
+        note = "" if categories else "no syntactic categories: the candidate step recorded no phrase types (parser off)"
+        report.factor_figure(table, categories, category_figure_out, label="syntactic category", note=note)
+        log.info(
+            "Figure 6/7 by syntactic category: %s",
+            f"{len(categories)} of {len(phrases)} phrases with types" if categories else note,
+        )
     log.info(
         "Figure 3a: %d phrases; mean MAXABS per type: %s",
         len(data),
         data.groupby("composition")["MAXABS"].mean().round(2).to_dict(),
     )
+
+
+def run_stimulus_figure(means: Mapping[str, str | Path], out) -> None:
+    """Figure 5 analogue: per study, each stimulus' mean rating and its sd (kept participants)."""
+    from natcomp.noncompsst import report
+
+    tables = {study: read_tsv(path, ("text", "mean", "sd")) for study, path in means.items()}
+    tables = {study: t.assign(mean=t["mean"].astype(float), sd=pd.to_numeric(t["sd"])) for study, t in tables.items()}
+    report.stimulus_figure(tables, out)
+    for study, table in tables.items():
+        log.info(
+            "%s: %d stimuli, mean rating %.2f, median sd %.2f",
+            study,
+            len(table),
+            table["mean"].mean(),
+            table["sd"].median(),
+        )
 
 
 def run_demo_summary(

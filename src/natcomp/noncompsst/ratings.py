@@ -4,8 +4,9 @@ For a phrase ``A B`` with mean sentiment ``s(A B)`` and controls ``A'_n B``, ``A
 
 * left rating  ``d_A = s(A B) - mean_n s(A'_n B)``, right rating ``d_B = s(A B) - mean_n s(A B'_n)``;
 * ALL: ``d_A`` and ``d_B`` (sides ``left``, ``right``); ALLABS: their absolute values;
-* MAX: the one of ``d_A``, ``d_B`` with the larger absolute value, sign kept (a tie takes
-  ``d_A``); MAXABS: ``max(|d_A|, |d_B|)`` (side ``max``);
+* MAX: the one of ``d_A``, ``d_B`` with the larger absolute value, sign kept; on a tie of
+  absolute values (``d_A = -d_B``) the right side's ``d_B``, as the released
+  ``create_ranking.py`` (``diff1 if abs(diff1) > abs(diff2) else diff2``); MAXABS: ``max(|d_A|, |d_B|)`` (side ``max``);
 * ALLCLEAN: ALL after dropping every stimulus flagged ungrammatical: a side's mean is
   over its remaining controls; a phrase whose natural stimulus is flagged, or with a side
   left without controls, is dropped (as the released code does).
@@ -24,12 +25,13 @@ import pandas as pd
 
 from natcomp.errors import InputError
 from natcomp.noncompsst.stimuli import Phrase, decode_utf7
-from natcomp.tsv import iter_tsv, write_tsv
+from natcomp.tsv import iter_tsv, read_header, write_tsv
 
 __all__ = [
     "RATING_COLUMNS",
     "VARIANTS",
     "compute_ratings",
+    "read_human_sentiment",
     "read_ratings",
     "read_sentiment",
     "read_ungrammatical",
@@ -82,7 +84,8 @@ def compute_ratings(
                 for side, d in diffs.items()
             ]
         if "MAX" in variants:
-            best = diffs["left"] if abs(diffs["left"]) >= abs(diffs["right"]) else diffs["right"]
+            # strict >: a tie of |d_A| and |d_B| takes the right side, as the released code
+            best = diffs["left"] if abs(diffs["left"]) > abs(diffs["right"]) else diffs["right"]
             rows.append({"phrase": phrase.natural, "variant": "MAX", "side": "max", "rating": best})
         if "MAXABS" in variants:
             rows.append(
@@ -175,3 +178,17 @@ def released_sentiment(path: str | Path) -> dict[str, float]:
         except ValueError:
             raise InputError(path, f"expected a number as sentiment, got {row['sentiment']!r}", number) from None
     return out
+
+
+def read_human_sentiment(path: str | Path) -> dict[str, float]:
+    """Human sentiment (0-6) per stimulus: a ``stimulus<TAB>sentiment`` file (Study 2 means,
+    :func:`read_sentiment`) or the released ``maxabs_ranking.tsv`` (``phrase, ..., sentiment``:
+    the natural phrases only, :func:`released_sentiment`), told apart by the header."""
+    header = {decode_utf7(name) for name in read_header(path)}
+    if "stimulus" in header:
+        return read_sentiment(path)
+    if {"phrase", "sentiment"} <= header:
+        return released_sentiment(path)
+    raise InputError(
+        path, "expected the columns stimulus, sentiment or the released phrase, maxabs_rating, sentiment", 1
+    )

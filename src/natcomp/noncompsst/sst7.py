@@ -4,9 +4,21 @@ A phrase's label is ``natcomp.sst.sst7_label(v)`` of its value ``v`` in
 ``sentiment_labels.txt`` (found through ``dictionary.txt``). Validation and test hold the
 sentences of the dev and test trees; train holds the *unrolled* training trees: every
 distinct phrase (node) of the training sentences, sentences included (first occurrence
-kept). Every sentence that contains a stimulus subphrase (a phrase's A or B or any of
-their controls, as a case-insensitive token sequence) is removed first, with all its
-phrases, as the released validation/test files show.
+kept); validation and test keep every sentence, repeats included (the released
+``validation.tsv`` has "Hey Arnold !" twice, as the dev trees). Every sentence that
+contains a stimulus subphrase (a phrase's A or B or any of their controls, as a
+case-insensitive token sequence) is removed first, with all its phrases, as the released
+validation/test files show.
+
+The released controls were edited for agreement ("the actor" for SST's "the actors",
+"young women" for "young woman"), so a control's text is not always its source SST node.
+:func:`stimulus_subphrases` therefore adds, for every control, its *number variants*:
+the sequences with one token swapped for its singular/plural (or is/are, was/were,
+has/have, this/these) form. On the real release this removes every sentence the released
+``validation.tsv`` lacks and all but 4 of the sentences ``test.tsv`` lacks, and one
+validation sentence the release keeps ("Half Submarine flick , Half Ghost Story ...":
+the control "ghost stories" came from "a ghost story", so its variant "ghost story" is
+too short here); see docs/noncompsst.md.
 
 Files: ``sentence<TAB>label`` with a header line (:func:`read_sst7` also reads the
 released files, which have none). Sentences are the tree's tokens joined by spaces, cased,
@@ -26,20 +38,64 @@ from natcomp.sst import sentiment_nodes, sst7_label
 from natcomp.trees import Tree
 from natcomp.tsv import write_tsv
 
-__all__ = ["SST7_SPLITS", "build_sst7", "read_sst7", "stimulus_subphrases", "write_sst7"]
+__all__ = [
+    "SST7_SPLITS",
+    "build_sst7",
+    "number_forms",
+    "number_variants",
+    "read_sst7",
+    "stimulus_subphrases",
+    "write_sst7",
+]
 
 SST7_SPLITS = {"train": "train", "validation": "dev", "test": "test"}
 log = logging.getLogger("natcomp.noncompsst.sst7")
 
 
-def stimulus_subphrases(phrases: Iterable[Phrase]) -> set[tuple[str, ...]]:
-    """Lower-cased SST token sequences of every A, B and control of the phrases."""
+_SWAPS = {"is": "are", "was": "were", "has": "have", "man": "men", "woman": "women", "this": "these", "that": "those"}
+_SWAPS.update({plural: singular for singular, plural in list(_SWAPS.items())})
+
+
+def number_forms(token: str) -> set[str]:
+    """Other grammatical-number forms of a lower-case token (``actor`` -> ``actors``,
+    ``studies`` -> ``study``, ``are`` -> ``is``); over-generating is harmless here since
+    a form only matters where it occurs in a sentence next to the rest of a control."""
+    forms = {token + "s"}
+    if token.endswith("s"):
+        forms.add(token[:-1])
+    if token.endswith("es"):
+        forms.add(token[:-2])
+    if token.endswith("ies"):
+        forms.add(token[:-3] + "y")
+    if token.endswith("y"):
+        forms.add(token[:-1] + "ies")
+    if token.endswith(("s", "x", "ch", "sh")):
+        forms.add(token + "es")
+    if token in _SWAPS:
+        forms.add(_SWAPS[token])
+    forms.discard(token)
+    return {form for form in forms if form}
+
+
+def number_variants(tokens: Sequence[str]) -> set[tuple[str, ...]]:
+    """The token sequences with exactly one token replaced by one of its :func:`number_forms`."""
+    tokens = tuple(tokens)
+    return {tokens[:i] + (form,) + tokens[i + 1 :] for i, token in enumerate(tokens) for form in number_forms(token)}
+
+
+def stimulus_subphrases(phrases: Iterable[Phrase], *, control_variants: bool = True) -> set[tuple[str, ...]]:
+    """Lower-cased SST token sequences of every A, B and control of the phrases; with
+    ``control_variants`` also each control's :func:`number_variants` (the released
+    controls were edited for agreement, so their text may differ from their SST node)."""
     out = set()
     for p in phrases:
         out.add(tuple(p.left.lower().split()))
         out.add(tuple(p.right.lower().split()))
         for control in (*p.left_controls, *p.right_controls):
-            out.add(tuple(t.lower() for t in sst_tokenize(control)))
+            tokens = tuple(t.lower() for t in sst_tokenize(control))
+            out.add(tokens)
+            if control_variants:
+                out |= number_variants(tokens)
     return {s for s in out if s}
 
 
@@ -75,9 +131,10 @@ def build_sst7(
             for node in spans:
                 span = tokens[node.start : node.end]
                 text = " ".join(span)
-                if text in seen:
-                    continue
-                seen.add(text)
+                if name == "train":  # unrolled: each distinct phrase once; sentences all kept
+                    if text in seen:
+                        continue
+                    seen.add(text)
                 v = value(span)
                 if v is None:
                     missing += 1

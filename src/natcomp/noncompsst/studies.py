@@ -7,11 +7,17 @@
   gives the paper's 93/94 and 60/61) so that no list holds an item twice: the items are
   shuffled (seeded) once, repeated ``annotations`` times, and cut into consecutive lists
   of near-equal size.
-* Each list starts with the seven practice items (SST phrases, one per SST-7 label).
+* Each list starts with the practice items, whose correct answers are shown after they
+  are answered (appendix B): in Study 1 seven SST subphrases (one per SST-7 label); in
+  Study 2 the same seven subphrases and then seven subphrase combinations (SST phrases
+  ``A B`` whose parts ``A`` and ``B`` are SST phrases too, one per SST-7 label, the two
+  parts marked like the stimuli's).
 
 Export (:func:`export_survey`): one CSV per study with the columns
-``list, position, item, kind, text, left, right`` (kind ``practice`` or ``stimulus``; in
-Study 2 ``left``/``right`` are the two parts to colour). Responses come back as a CSV
+``list, position, item, kind, text, left, right, answer`` (kind ``practice`` or
+``stimulus``; in Study 2 ``left``/``right`` are the two parts to colour; ``answer`` is the
+correct label of a practice item, shown to the participant after answering, and empty
+for stimuli). Responses come back as a CSV
 with the columns ``participant, list, item, rating, ungrammatical``: rating an integer
 0-6, ungrammatical 0/1 (empty = 0). :func:`read_responses` checks every row against the
 lists (unknown list, an item not in the participant's list, a participant on two lists,
@@ -25,13 +31,14 @@ import csv
 import math
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pandas as pd
 
 from natcomp.errors import InputError
 from natcomp.files import atomic_open, open_text
+from natcomp.noncompsst.practice import practice_check
 from natcomp.noncompsst.stimuli import Phrase
 from natcomp.sst import sst7_label
 
@@ -39,6 +46,7 @@ __all__ = [
     "RESPONSE_COLUMNS",
     "SURVEY_COLUMNS",
     "Study",
+    "choose_combination_practice",
     "choose_practice_items",
     "export_survey",
     "make_lists",
@@ -49,7 +57,7 @@ __all__ = [
     "study2",
 ]
 
-SURVEY_COLUMNS = ["list", "position", "item", "kind", "text", "left", "right"]
+SURVEY_COLUMNS = ["list", "position", "item", "kind", "text", "left", "right", "answer"]
 RESPONSE_COLUMNS = ["participant", "list", "item", "rating", "ungrammatical"]
 
 
@@ -61,6 +69,7 @@ class Study:
     items: dict[str, tuple[str, str, str]]
     practice: dict[str, tuple[str, int]]  # id -> (text, correct label 0-6)
     lists: list[list[str]]
+    practice_parts: dict[str, tuple[str, str]] = field(default_factory=dict)  # combinations: id -> (A, B)
 
     def text(self, item: str) -> str:
         return self.practice[item][0] if item in self.practice else self.items[item][0]
@@ -107,6 +116,39 @@ def choose_practice_items(
     return {f"practice-{label + 1}": (rng.choice(by_label[label]), label) for label in range(7)}
 
 
+def choose_combination_practice(
+    values: Mapping[str, float],
+    *,
+    exclude: set[str] = frozenset(),
+    seed: int = 1,
+    min_part_tokens: int = 2,
+    max_tokens: int = 10,
+) -> dict[str, tuple[str, int, str, str]]:
+    """Study 2's second practice block: seven subphrase combinations ``A B``, one per SST-7
+    label, drawn (seeded) from SST phrases {text: value} whose two parts (at a split where
+    both have at least ``min_part_tokens`` tokens) are SST phrases too (SST's dictionary
+    holds every tree node, so a node's children are found); {id: (text, label, A, B)}."""
+    rng = random.Random(seed)
+    by_label: dict[int, list[tuple[str, str, str]]] = {label: [] for label in range(7)}
+    for text, value in sorted(values.items()):
+        tokens = text.split()
+        if text.lower() in exclude or not 2 * min_part_tokens <= len(tokens) <= max_tokens:
+            continue
+        for cut in range(min_part_tokens, len(tokens) - min_part_tokens + 1):
+            left, right = " ".join(tokens[:cut]), " ".join(tokens[cut:])
+            if left in values and right in values:
+                by_label[sst7_label(value)].append((text, left, right))
+                break
+    missing = [label for label, found in by_label.items() if not found]
+    if missing:
+        raise ValueError(f"no SST phrase of two SST subphrases with the SST-7 label(s) {missing} for practice items")
+    out = {}
+    for label in range(7):
+        text, left, right = rng.choice(by_label[label])
+        out[f"practice-c{label + 1}"] = (text, label, left, right)
+    return out
+
+
 def study1(
     phrases: Sequence[Phrase],
     practice: dict[str, tuple[str, int]],
@@ -128,8 +170,13 @@ def study2(
     max_list_size: int = 61,
     annotations: int = 3,
     seed: int = 1,
+    combination_practice: Mapping[str, tuple[str, int, str, str]] | None = None,
 ) -> Study:
-    """Study 2: each phrase and its control phrases, with the two parts for colouring."""
+    """Study 2: each phrase and its control phrases, with the two parts for colouring.
+
+    Practice: the subphrases of ``practice``, then the subphrase combinations of
+    ``combination_practice`` (:func:`choose_combination_practice`), as appendix B describes.
+    """
     items: dict[str, tuple[str, str, str]] = {}
     seen: set[str] = set()
     for p in phrases:
@@ -140,7 +187,13 @@ def study2(
             if text not in seen:
                 seen.add(text)
                 items[f"s2-{len(items) + 1:05d}"] = (text, left, right)
-    return Study("study2", items, practice, make_lists(list(items), max_list_size, annotations=annotations, seed=seed))
+    all_practice = dict(practice)
+    parts = {}
+    for item, (text, label, left, right) in (combination_practice or {}).items():
+        all_practice[item] = (text, label)
+        parts[item] = (left, right)
+    lists = make_lists(list(items), max_list_size, annotations=annotations, seed=seed)
+    return Study("study2", items, all_practice, lists, parts)
 
 
 def export_survey(study: Study, path: str | Path) -> int:
@@ -153,35 +206,47 @@ def export_survey(study: Study, path: str | Path) -> int:
             position = 0
             for item, (text, label) in study.practice.items():
                 position += 1
-                writer.writerow([number, position, item, "practice", text, text, ""])
+                left, right = study.practice_parts.get(item, (text, ""))
+                writer.writerow([number, position, item, "practice", text, left, right, label])
             for item in items:
                 position += 1
                 text, left, right = study.items[item]
-                writer.writerow([number, position, item, "stimulus", text, left, right])
+                writer.writerow([number, position, item, "stimulus", text, left, right, ""])
                 count += 1
     return count
 
 
 def read_survey(path: str | Path, practice_labels: Mapping[str, int] | None = None, name: str = "study") -> Study:
-    """A study back from its exported CSV (practice labels must be given to know the correct answers)."""
+    """A study back from its exported CSV. The practice items' correct answers come from
+    ``practice_labels`` or, where not given there, from the ``answer`` column (a file
+    written before that column existed needs ``practice_labels``)."""
     items: dict[str, tuple[str, str, str]] = {}
     practice: dict[str, tuple[str, int]] = {}
+    parts: dict[str, tuple[str, str]] = {}
     lists: dict[int, list[str]] = {}
     with open_text(path) as handle:
         reader = csv.DictReader(handle)
-        if reader.fieldnames is None or any(c not in reader.fieldnames for c in SURVEY_COLUMNS):
+        required = [c for c in SURVEY_COLUMNS if c != "answer"]
+        if reader.fieldnames is None or any(c not in reader.fieldnames for c in required):
             raise InputError(path, f"expected the columns {', '.join(SURVEY_COLUMNS)}", 1)
         for number, row in enumerate(reader, start=2):
             if row["kind"] == "practice":
-                label = (practice_labels or {}).get(row["item"], -1)
+                label = (practice_labels or {}).get(row["item"])
+                if label is None:
+                    answer = (row.get("answer") or "").strip()
+                    if answer not in {str(k) for k in range(7)}:
+                        raise InputError(path, f"practice item {row['item']!r} without an answer 0-6", number)
+                    label = int(answer)
                 practice[row["item"]] = (row["text"], label)
+                if row["right"]:
+                    parts[row["item"]] = (row["left"], row["right"])
                 continue
             items[row["item"]] = (row["text"], row["left"], row["right"])
             try:
                 lists.setdefault(int(row["list"]), []).append(row["item"])
             except ValueError:
                 raise InputError(path, f"expected a list number, got {row['list']!r}", number) from None
-    return Study(name, items, practice, [lists[k] for k in sorted(lists)])
+    return Study(name, items, practice, [lists[k] for k in sorted(lists)], parts)
 
 
 def read_responses(path: str | Path, study: Study, *, roster: set[str] | None = None) -> pd.DataFrame:
@@ -274,8 +339,6 @@ def simulate_responses(
     answered by one participant who passes. A stimulus is flagged ungrammatical at
     ``ungrammatical_rate``.
     """
-    from natcomp.noncompsst.annotation import practice_check
-
     rng = random.Random(seed)
     rows = []
     counter = 0

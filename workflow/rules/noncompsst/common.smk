@@ -17,6 +17,15 @@ def noncompsst_models():
     return NONCOMPSST.get("models", {})
 
 
+def noncompsst_sentiment_model():
+    """The model named in Tables 1 and 3 (tables.sentiment_model; null: the first model)."""
+    from natcomp.noncompsst.pipeline import sentiment_model_key
+
+    if not NONCOMPSST.get("enabled", False):
+        return ""
+    return stop_on_config_error(sentiment_model_key, NONCOMPSST)
+
+
 def noncompsst_seeds():
     return NONCOMPSST.get("training", {}).get("seeds", [1])
 
@@ -83,6 +92,9 @@ def noncompsst_evaluation_inputs(wildcards):
     if NONCOMPSST_SOURCE != "released":
         inputs["sentiment"] = "results/noncompsst/study2/sentiment.tsv"
         inputs["ungrammatical"] = "results/noncompsst/study2/ungrammatical.tsv"
+    else:
+        # the human sentiment of the F1 columns: the released maxabs_ranking.tsv
+        inputs["sentiment"] = noncompsst_download("ratings")
     return inputs
 
 
@@ -94,16 +106,19 @@ def noncompsst_report_inputs(wildcards):
         ),
         "predictions": expand(
             "results/noncompsst/models/{model}/seed{seed}/predictions.tsv",
-            model=models[:1],
+            model=[noncompsst_sentiment_model()],
             seed=noncompsst_seeds(),
         ),
         "ratings": "results/tables/noncompsst/ratings.tsv",
         "stimuli": noncompsst_study2_stimuli(),
         "sst": noncompsst_download("sst"),
+        "candidates": "results/noncompsst/candidates.tsv",
     }
     if NONCOMPSST_SOURCE != "released":
         inputs["sentiment"] = "results/noncompsst/study2/sentiment.tsv"
         inputs["study1_means"] = "results/noncompsst/study1/means.tsv"
+    else:
+        inputs["sentiment"] = noncompsst_download("ratings")
     return inputs
 
 
@@ -118,11 +133,16 @@ def noncompsst_final_outputs():
         "results/noncompsst/candidates.tsv",
         "results/noncompsst/controls_sheet.tsv",
     ]
+    outputs += [
+        "results/figures/noncompsst/ratings_by_length.png",
+        "results/figures/noncompsst/ratings_by_category.png",
+    ]
     if NONCOMPSST_SOURCE != "released":
         outputs += expand(
             "results/tables/noncompsst/agreement_{study}.tsv",
             study=NONCOMPSST_STUDIES,
         )
+        outputs.append("results/figures/noncompsst/stimulus_ratings.png")
     if NONCOMPSST.get("demo", {}).get("enabled", False):
         outputs.append("results/tables/noncompsst/demo_summary.tsv")
     return outputs

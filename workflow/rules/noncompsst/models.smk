@@ -81,5 +81,6 @@ rule noncompsst_evaluate:
         "../../../envs/noncompsst.yaml"
     params:
         top_k=lookup(dpath="noncompsst/evaluation/top_k", within=config),
+        f1_seeds=lookup(dpath="noncompsst/evaluation/f1_seeds", within=config),
     script:
         "../../scripts/noncompsst/evaluate.py"

@@ -63,6 +63,18 @@ rule noncompsst_report:
             category="NonCompSST",
             subcategory="ratings",
         ),
+        by_length=report(
+            "results/figures/noncompsst/ratings_by_length.png",
+            caption="../../report/noncompsst/ratings_by_length.rst",
+            category="NonCompSST",
+            subcategory="ratings",
+        ),
+        by_category=report(
+            "results/figures/noncompsst/ratings_by_category.png",
+            caption="../../report/noncompsst/ratings_by_category.rst",
+            category="NonCompSST",
+            subcategory="ratings",
+        ),
     log:
         "results/logs/noncompsst/noncompsst_report/report.log",
     localrule: True
@@ -71,6 +83,7 @@ rule noncompsst_report:
     params:
         top_k=lookup(dpath="noncompsst/evaluation/top_k", within=config),
         top_n=lookup(dpath="noncompsst/evaluation/top_phrases", within=config),
+        sentiment_model=noncompsst_sentiment_model(),
     script:
         "../../scripts/noncompsst/report.py"
 
@@ -102,3 +115,22 @@ rule noncompsst_demo_summary:
         "../../../envs/noncompsst.yaml"
     script:
         "../../scripts/noncompsst/demo_summary.py"
+
+
+rule noncompsst_stimulus_figure:
+    input:
+        means=expand("results/noncompsst/{study}/means.tsv", study=NONCOMPSST_STUDIES),
+    output:
+        report(
+            "results/figures/noncompsst/stimulus_ratings.png",
+            caption="../../report/noncompsst/stimulus_ratings.rst",
+            category="NonCompSST",
+            subcategory="annotation studies",
+        ),
+    log:
+        "results/logs/noncompsst/noncompsst_stimulus_figure/figure.log",
+    localrule: True
+    conda:
+        "../../../envs/noncompsst.yaml"
+    script:
+        "../../scripts/noncompsst/stimulus_figure.py"

@@ -1,6 +1,6 @@
 """Control subphrases: the sheet and the automatic (or hand-edited) choice."""
 
-from natcomp.noncompsst.pipeline import run_controls
+from natcomp.noncompsst.pipeline import candidate_draws, run_controls
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
@@ -10,7 +10,7 @@ with logged(snakemake.log[0]) as log:
         snakemake.input.sst,
         snakemake.output.sheet,
         snakemake.output.stimuli,
-        n_candidates=c["candidates_per_side"],
+        **candidate_draws(c),
         per_side=c["per_side"],
         max_phrases=c["max_phrases"],
         seed=snakemake.params.seed,

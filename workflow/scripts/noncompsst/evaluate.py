@@ -14,4 +14,5 @@ with logged(snakemake.log[0]) as log:
         sentiment_path=snakemake.input.get("sentiment"),
         ungrammatical_path=snakemake.input.get("ungrammatical"),
         top_k=snakemake.params.top_k,
+        f1_seeds=snakemake.params.f1_seeds,
     )

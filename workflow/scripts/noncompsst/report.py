@@ -17,4 +17,8 @@ with logged(snakemake.log[0]) as log:
         sst=snakemake.input.sst,
         predictions=snakemake.input.predictions,
         top_n=snakemake.params.top_n,
+        sentiment_model=snakemake.params.sentiment_model,
+        length_figure_out=snakemake.output.by_length,
+        category_figure_out=snakemake.output.by_category,
+        candidates_path=snakemake.input.candidates,
     )
