@@ -64,10 +64,13 @@ def test_paper_columns_sit_after_their_column_and_its_sd(tmp_path):
     assert list(ours.columns) == ["data_type", "condition", "small", "small_sd", "full"], "the input is not changed"
 
 
-def test_a_table_the_paper_has_not_is_returned_as_it_is(tmp_path):
+def test_a_table_the_paper_has_not_gets_no_columns(tmp_path):
     published = read_published(write(tmp_path / "p.tsv", [("T", "r", "c", "1", "summary", "a", "x")]))
-    ours = pd.DataFrame({"key": ["a"], "x": [1.0]})
-    assert add_paper_columns(ours, published, "another", ["key"]) is ours
+    ours = pd.DataFrame({"key": ["b"], "x": [1.0]})
+    assert list(add_paper_columns(ours, published, "another", ["key"]).columns) == ["key", "x"]
+    assert list(add_paper_columns(ours, published, "summary", ["key"]).columns) == ["key", "x"], "no row in the paper"
+    ours = pd.DataFrame({"key": ["b", "a"], "x": [1.0, 2.0]})
+    assert add_paper_columns(ours, published, "summary", ["key"])["paper_x"].tolist()[1] == 1.0
 
 
 @pytest.mark.parametrize(
@@ -110,3 +113,20 @@ def test_mt_published_values_name_rows_and_columns_of_the_summaries():
         assert second in set(CONDITION_NAMES) | metrics
     # Table 4a has 9 rows, Table 6a 6, each with the three corpus sizes.
     assert published.groupby("table").size().to_dict() == {"Table 4a": 27, "Table 6a": 18}
+
+
+def test_noncompsst_table_2_names_the_paper_configs_models_and_the_models_columns():
+    import yaml
+
+    from natcomp.noncompsst.report import models_table
+
+    published = read_published(REPO / "resources" / "noncompsst" / "published.tsv")
+    paper_models = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))["noncompsst"]["models"]
+    assert set(published["our_row"]) == set(paper_models)
+    columns = list(models_table([], 67).columns)
+    assert set(published["our_column"]) <= set(columns)
+    table = models_table([{"model": "roberta-large", "r_MAXABS": 0.5}, {"model": "tiny", "r_MAXABS": 0.1}], 67)
+    table = add_paper_columns(table, published, "models", ["model"])
+    assert table.loc[0, "paper_r_MAXABS"] == pytest.approx(0.38) and math.isnan(table.loc[1, "paper_r_MAXABS"])
+    assert table.loc[0, "paper_f1_top67"] == pytest.approx(0.37)
+    assert list(table.columns).index("paper_r_MAXABS") == list(table.columns).index("r_MAXABS") + 1

@@ -60,25 +60,20 @@ def add_paper_columns(
 ) -> pd.DataFrame:
     """``table`` with a ``paper_<column>`` column for each column the paper reports for
     ``our_table``, its cells the published values of the rows the paper has (empty for
-    the others). A paper column stands right after its column and that column's ``_sd``
-    column where the table has them, else at the end, in the file's order."""
+    the others; no column where the paper has none of the table's rows). A paper column
+    stands right after its column and that column's ``_sd`` column where the table has
+    them, else at the end, in the file's order."""
     rows = published[published["our_table"] == our_table]
-    if rows.empty:
-        return table
-    keys = row_keys(table, key_columns)
+    keys = row_keys(table, key_columns) if len(table) else pd.Series([], dtype=object)
     result = table.copy()
+    order = list(table.columns)
     for column in dict.fromkeys(rows["our_column"]):
-        values = dict(
-            zip(
-                rows.loc[rows["our_column"] == column, "our_row"],
-                rows.loc[rows["our_column"] == column, "value"],
-                strict=True,
-            )
-        )
-        result[PAPER_PREFIX + column] = keys.map(values).astype(float).to_numpy()
-    order = [c for c in table.columns]
-    for column in dict.fromkeys(rows["our_column"]):
+        of_column = rows[rows["our_column"] == column]
+        values = keys.map(dict(zip(of_column["our_row"], of_column["value"], strict=True))).astype(float)
+        if values.isna().all():
+            continue  # none of this run's rows is in the paper: no empty column
         paper = PAPER_PREFIX + column
+        result[paper] = values.to_numpy()
         anchor = next((c for c in (column + "_sd", column) if c in order), None)
         order.insert(order.index(anchor) + 1 if anchor else len(order), paper)
     return result[order]

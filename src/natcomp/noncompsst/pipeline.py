@@ -25,6 +25,7 @@ from natcomp.sst import (
     read_raw_scores,
     read_sentiment_labels,
 )
+from natcomp.published import add_paper_columns, published_path, read_published
 from natcomp.tsv import read_tsv, write_tsv
 
 log = logging.getLogger("natcomp.noncompsst")
@@ -608,7 +609,10 @@ def run_report(
         for key, value in row.items():
             if key not in ("model", "f1_seeds"):
                 row[key] = float(value) if value != "" else math.nan
-    write_tsv(models_out, report.models_table(rows, top_k), float_format="%.3f")
+    # The paper's Table 2 beside the rows of the paper's models (paper_<column>).
+    published = read_published(published_path("noncompsst"))
+    models = add_paper_columns(report.models_table(rows, top_k), published, "models", ["model"])
+    write_tsv(models_out, models, float_format="%.3f")
     phrases = read_stimuli(stimuli_path)
     table = ratings.read_ratings(ratings_path)
     human = ratings.read_human_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(ratings_path)
