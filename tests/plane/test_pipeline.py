@@ -4,7 +4,7 @@ import pickle
 
 import pytest
 
-from natcomp.plane.pipeline import check_released
+from natcomp.plane.pipeline import check_released, check_released_pair
 from natcomp.plane.released import read_released
 from natcomp.plane.splits import GoodSettings, OneItSettings, SplitLeak, good_split, one_it_split
 from natcomp.tsv import read_tsv
@@ -55,3 +55,48 @@ def test_check_released_fails_on_a_leak(released_like, tmp_path):
     with pytest.raises(SplitLeak, match="in both train and test"):
         check_released(released_like, [1], out)
     assert not out.exists()
+
+
+def test_check_released_keeps_and_counts_duplicate_rows(released_like, tmp_path):
+    """The released One-IT files repeat whole draws; they are checked as they are: the
+    duplicates are counted, the repeated draw counts as a draw and the blocks still hold
+    (dropping the repeats first would break the 6-pairs-per-adjective blocks)."""
+    test_path = tmp_path / "one_it_test_1.pkl"
+    rows = pickle.loads(test_path.read_bytes())
+    block = rows[:24]  # the first draw: 4 adjectives x 6 pairs
+    test_path.write_bytes(pickle.dumps(rows + block, protocol=4))
+    out = tmp_path / "released_checks.tsv"
+    table = check_released(released_like, [1], out)
+    one_it_test = table[(table["layout"] == "one_it") & (table["side"] == "test")].iloc[0]
+    assert one_it_test["rows"] == len(rows) + 24
+    assert one_it_test["duplicates"] == 24
+    assert one_it_test["draws"] == len(rows) // 24 + 1
+    assert (table["draws"].astype(int) > 0).all()  # the train sides too
+    assert list(table["side"]) == ["train", "test"] * 2
+
+
+def test_released_pickles_pass_the_release_check(released_pickles):
+    """Every real released pickle pair (train 3 of both layouts is not in the shared copy:
+    its test file is checked alone): labels follow Table 1 on every row, the blocks of both
+    layouts hold on the rows as published, train and test are disjoint and balanced."""
+    figures = {}
+    for split in range(1, 6):
+        for layout in ("ood", "one_it"):
+            test = released_pickles[(layout, "test", split)]
+            train = released_pickles.get((layout, "train", split))
+            for row in check_released_pair(split, layout, test, train):
+                figures[(layout, row["side"], split)] = (row["rows"], row["duplicates"], row["draws"])
+                assert row["label_agreement"] == 1.0
+    assert len(figures) == 18
+    for split in range(1, 6):
+        assert figures[("ood", "test", split)] == (2016, 0, 112)
+    assert figures[("ood", "train", 1)] == (60012, 0, 3334)
+    one_it_tests = {split: figures[("one_it", "test", split)] for split in range(1, 6)}
+    assert one_it_tests == {
+        1: (2016, 36, 84),
+        2: (2016, 46, 84),
+        3: (2040, 48, 85),
+        4: (2064, 94, 86),
+        5: (2040, 62, 85),
+    }
+    assert figures[("one_it", "train", 1)] == (61296, 5973, 2554)
