@@ -36,3 +36,27 @@ def test_fine_tune_and_test_on_a_tiny_model(tmp_path, small_resource):
     predictions, result = fine_tune_and_test(str(model), sample.iloc[:64], {"own": sample.iloc[64:]}, settings)
     assert len(predictions) == 32 and set(predictions["predicted"]) <= {0, 1}
     assert len(result.history) == 1
+
+
+def test_table6_sd_is_the_sample_sd_of_the_split_means():
+    """Mean and sample sd (ddof=1) over splits, on two sets of skewed values where mean and
+    median, and ddof 1 and 0, differ."""
+    for accuracies, mean, sd in (
+        ([0.80, 0.90, 0.85], 0.85, 0.05),  # ddof=0 would give 0.0408
+        ([0.50, 0.90, 0.91, 0.93], 0.81, 0.2070),  # median 0.905; ddof=0 would give 0.1793
+    ):
+        rows = pd.DataFrame(
+            {
+                "setting": "good",
+                "split": range(1, len(accuracies) + 1),
+                "test_set": "own",
+                "class": "all",
+                "items": 100,
+                "accuracy": accuracies,
+                "chance": 0.5,
+            }
+        )
+        table = table6(rows)
+        assert table["splits"].item() == len(accuracies)
+        assert abs(table["accuracy_mean"].item() - mean) < 1e-9
+        assert abs(table["accuracy_sd"].item() - sd) < 1e-4
