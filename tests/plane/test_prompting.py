@@ -6,7 +6,14 @@ import pytest
 
 from natcomp import hf
 from natcomp.errors import ConfigError
-from natcomp.plane.prompting import PromptSettings, build_prompts, evaluate_prompting, table4
+from natcomp.plane.prompting import (
+    VERBALISERS,
+    PromptSettings,
+    build_prompts,
+    evaluate_prompting,
+    table4,
+    verbaliser_ids,
+)
 from natcomp.plane.scoring import f1
 
 TRIPLETS = pd.DataFrame(
@@ -74,3 +81,123 @@ def test_unknown_template_or_answer():
         PromptSettings(templates=["inner"])
     with pytest.raises(ValueError, match="answer must be one of"):
         PromptSettings(answer="top5")
+
+
+# ----------------------------------------------------------------------------------------
+# verbalisers as the tokenizer sees them: byte-level BPE (RoBERTa family) and WordPiece
+
+
+def _corpus():
+    lines = []
+    for positive, negative in VERBALISERS.values():
+        for word in (positive, negative):
+            lines += [
+                f"A red car is a {word} example of a vehicle.",
+                f"A big gun is a type of weapon:{word}.",
+                f"A fake car is a type of fake vehicle:{word}.",
+            ]
+    return lines * 10
+
+
+def byte_level_bpe():
+    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tokenizer = Tokenizer(models.BPE())
+    tokenizer.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    tokenizer.decoder = decoders.ByteLevel()
+    trainer = trainers.BpeTrainer(
+        vocab_size=600,
+        special_tokens=["<s>", "<pad>", "</s>", "<unk>", "<mask>"],
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+    )
+    tokenizer.train_from_iterator(_corpus(), trainer)
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        bos_token="<s>",
+        eos_token="</s>",
+        pad_token="<pad>",
+        unk_token="<unk>",
+        mask_token="<mask>",
+    )
+
+
+def wordpiece():
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    tokenizer = Tokenizer(models.WordPiece(unk_token="[UNK]"))
+    tokenizer.normalizer = normalizers.BertNormalizer(lowercase=False)
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    trainer = trainers.WordPieceTrainer(vocab_size=400, special_tokens=["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"])
+    tokenizer.train_from_iterator(_corpus(), trainer)
+    return PreTrainedTokenizerFast(
+        tokenizer_object=tokenizer,
+        unk_token="[UNK]",
+        pad_token="[PAD]",
+        cls_token="[CLS]",
+        sep_token="[SEP]",
+        mask_token="[MASK]",
+    )
+
+
+def test_byte_level_bpe_verbalisers_follow_the_template():
+    """After ":" (external) a byte-level BPE encodes the bare word, after a space (internal)
+    the word with its space marker Ġ: the id looked up for the spaced form alone is wrong
+    in the 3 external cells of the 6 template x verbaliser cells."""
+    tokenizer = byte_level_bpe()
+    spaced = {name: tuple(hf.single_token_id(tokenizer, w, "k") for w in words) for name, words in VERBALISERS.items()}
+    changed = 0
+    for template, marker in (("internal", "Ġ"), ("external", "")):
+        ids = verbaliser_ids(tokenizer, VERBALISERS, template)
+        for name, words in VERBALISERS.items():
+            assert tokenizer.convert_ids_to_tokens(list(ids[name])) == [marker + w for w in words]
+            changed += ids[name] != spaced[name]
+    assert changed == 3
+
+
+def test_wordpiece_verbalisers_are_the_same_in_both_templates():
+    tokenizer = wordpiece()
+    internal = verbaliser_ids(tokenizer, VERBALISERS, "internal")
+    external = verbaliser_ids(tokenizer, VERBALISERS, "external")
+    assert internal == external
+    for name, words in VERBALISERS.items():
+        assert tokenizer.convert_ids_to_tokens(list(internal[name])) == list(words)
+
+
+def test_a_verbaliser_split_or_merged_in_its_template_is_a_config_error():
+    tokenizer = byte_level_bpe()
+    with pytest.raises(ConfigError, match=r"GP: 'goodish' is not one token of .* where the external template"):
+        verbaliser_ids(tokenizer, {"GP": ["goodish", "poor"]}, "external")
+    with pytest.raises(ConfigError, match="'unfathomable' is not one token"):
+        verbaliser_ids(wordpiece(), {"GP": ["good", "unfathomable"]}, "internal")
+
+
+def test_a_right_answer_after_the_colon_scores_as_right(tmp_path):
+    """End to end with a tiny RoBERTa-style masked LM over the byte-level BPE, biased to
+    answer the bare token ``good`` at every mask: in the external template that is the
+    positive verbaliser (predicted 1, not -1); in the internal one it is no verbaliser
+    (``Ġgood`` is), so -1."""
+    import torch
+    from transformers import RobertaConfig, RobertaForMaskedLM
+
+    tokenizer = byte_level_bpe()
+    config = RobertaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=16,
+        num_hidden_layers=1,
+        num_attention_heads=2,
+        intermediate_size=32,
+        max_position_embeddings=260,
+        pad_token_id=tokenizer.pad_token_id,
+    )
+    torch.manual_seed(0)
+    model = RobertaForMaskedLM(config)
+    with torch.no_grad():
+        model.lm_head.bias[tokenizer.convert_tokens_to_ids("good")] = 1000.0
+    model.save_pretrained(tmp_path / "tiny_roberta")
+    tokenizer.save_pretrained(tmp_path / "tiny_roberta")
+    settings = PromptSettings(verbalisers={"GP": ["good", "poor"]}, max_length=256, device="cpu")
+    predictions = evaluate_prompting(str(tmp_path / "tiny_roberta"), TRIPLETS, settings)
+    by_template = predictions.groupby("template")["predicted"].agg(set).to_dict()
+    assert by_template == {"external": {1}, "internal": {-1}}

@@ -11,8 +11,9 @@ model's top token over its whole vocabulary at the mask (the paper's "first pred
 ``answer: vocabulary``): the positive verbaliser gives 1, the negative 0, anything else -1
 (wrong); hence F1 (:mod:`natcomp.plane.scoring`). ``answer: verbalisers`` instead picks the
 more probable of the two verbalisers (never -1); an untrained model is then at chance
-rather than near 0, which the demo uses. Each verbaliser must be one token of the model's
-vocabulary, or a ConfigError names it.
+rather than near 0, which the demo uses. A verbaliser's token is the one the tokenizer
+gives it in the filled template (:func:`verbaliser_ids`: after ":" a byte-level BPE has no
+space marker); a verbaliser that is not one token there is a ConfigError naming it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pandas as pd
 import torch
 
 from natcomp import hf
+from natcomp.errors import ConfigError
 from natcomp.plane.adjectives import INFERENCE_TYPES, label
 from natcomp.plane.items import sample_triplets  # noqa: F401  (re-exported: the evaluation set)
 from natcomp.plane.scoring import NOT_A_LABEL
@@ -119,12 +121,61 @@ def mask_top_tokens(
     return top
 
 
-def verbaliser_ids(tokenizer, verbalisers: Mapping[str, Sequence[str]], key: str = "plane.prompting.verbalisers"):
-    """``{name: (positive id, negative id)}``; ConfigError for a word that is not one token."""
-    return {
-        name: tuple(hf.single_token_id(tokenizer, word, f"{key}.{name}") for word in words)
-        for name, words in verbalisers.items()
-    }
+PROBE = ("red car", "vehicle")  # c1 and c2 of the filled template a verbaliser is looked up in
+
+
+def _word_tokens(tokenizer, text: str, start: int, end: int) -> list[int]:
+    """Ids of the tokens of ``text`` that cover characters ``start:end`` (a fast tokenizer's
+    offsets; a slow one: the tokens of the text minus those of what comes before and after)."""
+    if getattr(tokenizer, "is_fast", False):
+        encoded = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+        found = [
+            (i, a, b) for i, (a, b) in zip(encoded["input_ids"], encoded["offset_mapping"]) if a < end and b > start
+        ]
+        # a token reaching beyond the word (other than over the space before it) merges it
+        # with its neighbours (":good"): the mask cannot stand for it, so no single token
+        if any(b > end or text[a:start].strip() for _, a, b in found):
+            return [i for i, _, _ in found] + [tokenizer.unk_token_id]
+        return [i for i, _, _ in found]
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    before = tokenizer(text[:start], add_special_tokens=False)["input_ids"]
+    after = tokenizer(text[end:], add_special_tokens=False)["input_ids"]
+    return ids[len(before) : len(ids) - len(after)] if len(before) + len(after) < len(ids) else []
+
+
+def verbaliser_ids(
+    tokenizer,
+    verbalisers: Mapping[str, Sequence[str]],
+    template: str,
+    key: str = "plane.prompting.verbalisers",
+) -> dict[str, tuple[int, int]]:
+    """``{name: (positive id, negative id)}``: each verbaliser's token id as the tokenizer
+    encodes it where ``template`` puts it, in the filled hypothesis (a byte-level BPE
+    encodes ``good`` after ":" in the external template without the space marker, and
+    ``Ġgood`` after the space of the internal one). A verbaliser that is not one known
+    token there is a ConfigError naming it."""
+    _, hypothesis_form = TEMPLATES[template]
+    c1, c2 = PROBE
+    prefix = hypothesis_form[: hypothesis_form.index("{mask}")].format(c1=c1, c2=c2)
+    name_of = getattr(tokenizer, "name_or_path", "") or type(tokenizer).__name__
+    ids = {}
+    for name, words in verbalisers.items():
+        pair = []
+        for word in words:
+            if not word or word != word.strip():
+                raise ConfigError(f"{key}.{name}", f"{word!r} must be a non-empty word without surrounding spaces")
+            text = hypothesis_form.format(c1=c1, c2=c2, mask=word)
+            found = _word_tokens(tokenizer, text, len(prefix), len(prefix) + len(word))
+            if len(found) != 1 or found[0] == tokenizer.unk_token_id:
+                pieces = tokenizer.convert_ids_to_tokens(found)
+                raise ConfigError(
+                    f"{key}.{name}",
+                    f"'{word}' is not one token of {name_of} where the {template} template puts it: "
+                    f"{text!r} encodes it as {pieces}",
+                )
+            pair.append(int(found[0]))
+        ids[name] = tuple(pair)
+    return ids
 
 
 def evaluate_prompting(
@@ -137,14 +188,15 @@ def evaluate_prompting(
     key = "plane.prompting.models"
     hf.check_model_available(model_name, key)
     tokenizer = hf.load_tokenizer(model_name, key)
-    ids = verbaliser_ids(tokenizer, settings.verbalisers)  # fail on a bad verbaliser before any work
+    # each verbaliser's id as the tokenizer encodes it in each template; fail before any work
+    ids = {template: verbaliser_ids(tokenizer, settings.verbalisers, template) for template in settings.templates}
     model = hf.load_masked_lm(model_name, key)
     frames = []
     for template in settings.templates:
         for verbaliser_name, words in settings.verbalisers.items():
             prompts = build_prompts(triplets, template, tuple(words), tokenizer.mask_token)
             texts = list(prompts["prompt"])
-            positive, negative = ids[verbaliser_name]
+            positive, negative = ids[template][verbaliser_name]
             if settings.answer == "vocabulary":
                 top = mask_top_tokens(
                     model,
