@@ -53,6 +53,7 @@ def test_demo_dry_run():
     assert jobs["mt_items"] == 12
     assert jobs["mt_treebank"] == jobs["mt_extract_fragments"] == jobs["mt_search_fragments"] == 1
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1
+    assert "plane_finetune_released" not in jobs, "the demo has no released splits"
 
 
 def test_paper_dry_run():
@@ -66,6 +67,8 @@ def test_paper_dry_run():
     )
     assert jobs["mt_translate"] == 15 + 5 * 3 * 10
     assert jobs["mt_stanza_models"] == 1, "paper scale parses its treebank with stanza"
+    assert jobs["plane_finetune_released"] == 10, "Table 6 as the paper: 5 released splits x 2 layouts"
+    assert jobs["plane_finetune"] == 10, "the own splits stay as a second setting: 5 seeds x 2 kinds"
 
 
 def test_a_disabled_family_adds_no_job(tmp_path):

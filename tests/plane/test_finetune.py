@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 import pandas as pd
+import pytest
 
 from natcomp import hf
 from natcomp.plane.finetune import accuracy_rows, fine_tune_and_test, table6
@@ -60,3 +61,26 @@ def test_table6_sd_is_the_sample_sd_of_the_split_means():
         assert table["splits"].item() == len(accuracies)
         assert abs(table["accuracy_mean"].item() - mean) < 1e-9
         assert abs(table["accuracy_sd"].item() - sd) < 1e-4
+
+
+def test_table6_keeps_released_and_own_rows_apart_with_the_papers_numbers():
+    rows = []
+    for train_set, accuracies in (("released", [0.9, 0.8]), ("own", [0.6, 0.7])):
+        for split, accuracy in enumerate(accuracies, start=1):
+            rows.append(
+                {
+                    "train_set": train_set,
+                    "setting": "one_it",
+                    "split": split,
+                    "test_set": "released" if train_set == "released" else "own",
+                    "class": "all",
+                    "items": 10,
+                    "accuracy": accuracy,
+                    "chance": 0.5,
+                }
+            )
+    table = table6(pd.DataFrame(rows)).set_index("train_set")
+    assert table.loc["released", "accuracy_mean"] == pytest.approx(0.85)
+    assert table.loc["own", "accuracy_mean"] == pytest.approx(0.65)
+    assert (table.loc["released", "paper_mean"], table.loc["released", "paper_sd"]) == (0.86, 0.01)
+    assert pd.isna(table.loc["own", "paper_mean"])

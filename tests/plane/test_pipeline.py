@@ -100,3 +100,64 @@ def test_released_pickles_pass_the_release_check(released_pickles):
         5: (2040, 62, 85),
     }
     assert figures[("one_it", "train", 1)] == (61296, 5973, 2554)
+
+
+@pytest.fixture
+def tiny_encoder(tmp_path, released_like):
+    from natcomp import hf
+
+    sentences = [row[0] for path in released_like for row in pickle.loads(path.read_bytes())]
+    return str(hf.build_tiny_model(tmp_path / "base", hf.words_for_vocabulary(sentences), kind="base", seed=1))
+
+
+def _settings():
+    from natcomp import hf
+
+    return hf.FineTuneSettings(epochs=1, batch_size=16, learning_rate=1e-3, max_length=12, seed=1, device="cpu")
+
+
+def test_finetune_on_a_released_pair_reports_released_rows(released_like, tiny_encoder, tmp_path):
+    from natcomp.plane.pipeline import run_finetune_released
+
+    train, test = released_like[0], released_like[1]
+    accuracy = run_finetune_released(
+        tiny_encoder, "good", 1, train, test, _settings(), tmp_path / "p.tsv", tmp_path / "a.tsv"
+    )
+    overall = accuracy[accuracy["class"] == "all"].iloc[0]
+    assert (overall["train_set"], overall["setting"], overall["test_set"]) == ("released", "good", "released")
+    assert overall["items"] == len(pickle.loads(test.read_bytes()))
+    assert read_tsv(tmp_path / "a.tsv")["train_set"].eq("released").all()
+
+
+def test_finetune_on_a_leaking_released_pair_fails_before_training(released_like, tiny_encoder, tmp_path):
+    from natcomp.plane.pipeline import run_finetune_released
+
+    test = released_like[1]
+    with pytest.raises(SplitLeak, match="released ood split 1: split check failed: .*adj word"):
+        run_finetune_released(tiny_encoder, "good", 1, test, test, _settings(), tmp_path / "p.tsv", tmp_path / "a.tsv")
+    assert not (tmp_path / "a.tsv").exists()
+
+
+def test_own_model_on_a_released_test_only_when_disjoint(released_like, tiny_encoder, tmp_path, small_resource):
+    """Our split's model is scored on a released test file only after the two are checked
+    disjoint: our own test side written as a 'released' file passes; a released file made
+    from our train side leaks and fails the job before training."""
+    from natcomp.plane.pipeline import run_finetune
+
+    resource, _ = small_resource
+    train, test = good_split(resource, GoodSettings(test_noun_fraction=0.2, train_draws=30, test_draws=3), seed=1)
+    from natcomp.tsv import write_tsv
+    from natcomp.plane.splits import SPLIT_COLUMNS
+
+    write_tsv(tmp_path / "train.tsv", train, SPLIT_COLUMNS)
+    write_tsv(tmp_path / "test.tsv", test, SPLIT_COLUMNS)
+    disjoint = tmp_path / "released_test.pkl"
+    disjoint.write_bytes(pickle.dumps(released_rows(test, "ood"), protocol=4))
+    args = (tiny_encoder, "good", 1, tmp_path / "train.tsv", tmp_path / "test.tsv")
+    accuracy = run_finetune(*args, {"released": disjoint}, _settings(), tmp_path / "p.tsv", tmp_path / "a.tsv")
+    assert set(accuracy["test_set"]) == {"own", "released"} and set(accuracy["train_set"]) == {"own"}
+    leaking = tmp_path / "leaking.pkl"
+    leaking.write_bytes(pickle.dumps(released_rows(train.head(18), "ood"), protocol=4))
+    with pytest.raises(SplitLeak, match="against the released test .*leaking.pkl: split check failed"):
+        run_finetune(*args, {"released": leaking}, _settings(), tmp_path / "p2.tsv", tmp_path / "a2.tsv")
+    assert not (tmp_path / "a2.tsv").exists()

@@ -1,9 +1,11 @@
 """Supervised fine-tuning on GOoD and One-IT splits (paper Section 6, Table 6).
 
-Paper: BERT-base, 1 epoch, input length 12, sentence classification of the item text
-``A {adj} {noun} is a {x}``; accuracy on the out-of-distribution test split, mean and sd
-over the 5 splits. The same fine-tuned models are also scored on the released test splits
-when they are given (the released OoD files for GOoD, One-IT files for One-IT).
+Paper (Section 6.1): BERT-base, 1 epoch, input length 12, sentence classification of the
+item text ``A {adj} {noun} is a {x}``, trained on each of the 5 released train splits and
+tested on its paired released test split; accuracy mean and sd over the 5. natcomp runs that
+(``train_set`` ``released``) and, as a second setting, the same on its own splits (``own``).
+A model trained on an own split is scored on a released test split only when asked, and only
+after the two are checked disjoint (:func:`natcomp.plane.pipeline.run_finetune`).
 """
 
 from __future__ import annotations
@@ -17,7 +19,8 @@ from natcomp import hf
 from natcomp.plane.adjectives import CLASSES
 from natcomp.plane.tables import table6  # noqa: F401  (re-exported)
 
-RESULT_COLUMNS = ["setting", "split", "test_set", "class", "items", "accuracy", "chance"]
+RESULT_COLUMNS = ["train_set", "setting", "split", "test_set", "class", "items", "accuracy", "chance"]
+TRAIN_SETS = ("own", "released")  # the project's splits, the released splits
 
 
 def fine_tune_and_test(
@@ -62,8 +65,9 @@ def fine_tune_and_test(
     return pd.concat(frames, ignore_index=True), result
 
 
-def accuracy_rows(predictions: pd.DataFrame, setting: str, split: int) -> list[dict]:
-    """Accuracy per test set, overall and per class, with the majority-label chance level."""
+def accuracy_rows(predictions: pd.DataFrame, setting: str, split: int, train_set: str = "own") -> list[dict]:
+    """Accuracy per test set, overall and per class, with the majority-label chance level.
+    ``train_set``: ``own`` (a split of this project) or ``released`` (a released train split)."""
     rows = []
     for name, group in predictions.groupby("test_set", sort=False):
         for cls in ["all", *CLASSES]:
@@ -74,6 +78,7 @@ def accuracy_rows(predictions: pd.DataFrame, setting: str, split: int) -> list[d
             chance = max(float(np.mean(gold == 1)), float(np.mean(gold == 0)))
             rows.append(
                 {
+                    "train_set": train_set,
                     "setting": setting,
                     "split": split,
                     "test_set": name,

@@ -210,6 +210,48 @@ def run_nli(model: str, items_path: str | Path, out: str | Path, settings, log_t
     return write_tsv(out, predictions, nli.PREDICTION_COLUMNS)
 
 
+LAYOUT_OF_SETTING = {"good": "ood", "one_it": "one_it"}  # our split kind -> released layout
+
+
+def released_roles(layout: str) -> dict:
+    """How a train side and a released test side must be disjoint, as the released pairs
+    are: adjectives and nouns (OoD), and for One-IT hypernyms too, across roles."""
+    one_it = layout == "one_it"
+    return {"roles": ("adj", "noun", "hyp") if one_it else ("adj", "noun"), "cross_role": one_it}
+
+
+def check_against_released(train: pd.DataFrame, test: pd.DataFrame, layout: str, what: str) -> None:
+    """Raise :class:`natcomp.plane.splits.SplitLeak` (naming ``what``) unless ``train`` and
+    the released test side ``test`` are disjoint as the released pairs are."""
+    try:
+        splits.check_split(train, test, allow_duplicates=True, **released_roles(layout))
+    except splits.SplitLeak as error:
+        raise splits.SplitLeak(f"{what}: {error}") from None
+
+
+def _finetune_and_write(
+    model, train, tests, setting, split, train_set, settings, out_predictions, out_accuracy, log_to
+):
+    from natcomp.plane import finetune
+
+    predictions, _ = finetune.fine_tune_and_test(model, train, tests, settings, log=log_to or log)
+    rows = finetune.accuracy_rows(predictions, setting, split, train_set=train_set)
+    accuracy = pd.DataFrame(rows, columns=finetune.RESULT_COLUMNS)
+    for row in accuracy[accuracy["class"] == "all"].itertuples(index=False):
+        (log_to or log).info(
+            "%s %s split %d on %s: accuracy %.3f (chance %.3f)",
+            train_set,
+            setting,
+            split,
+            row.test_set,
+            row.accuracy,
+            row.chance,
+        )
+    write_tsv(out_predictions, predictions.assign(train_set=train_set, setting=setting, split=split))
+    write_tsv(out_accuracy, accuracy, finetune.RESULT_COLUMNS, float_format="%.4f")
+    return accuracy
+
+
 def run_finetune(
     model: str,
     setting: str,
@@ -222,20 +264,43 @@ def run_finetune(
     out_accuracy: str | Path,
     log_to=None,
 ) -> pd.DataFrame:
-    """Fine-tune on one split; predict its test side (``own``) and the released test files
-    given (``{name: path}``, e.g. ``released_1``)."""
-    from natcomp.plane import finetune
+    """Fine-tune on one of our splits; predict its test side (``own``) and, when given
+    (``{name: path}``), released test files. A released test file is used only when our
+    train side is disjoint from it (as the released pairs are): a leak fails the job
+    before any training."""
+    train = read_items(train_path)
+    tests = {"own": read_items(test_path)}
+    for name, frame in released_tests(released_paths).items():
+        layout = LAYOUT_OF_SETTING.get(setting)
+        if layout is None:
+            raise ValueError(f"a {setting} split has no released test layout")
+        check_against_released(train, frame, layout, f"{train_path} against the released test {released_paths[name]}")
+        tests[name] = frame
+    return _finetune_and_write(
+        model, train, tests, setting, split, "own", settings, out_predictions, out_accuracy, log_to
+    )
 
-    tests = {"own": read_items(test_path), **released_tests(released_paths)}
-    predictions, result = finetune.fine_tune_and_test(model, read_items(train_path), tests, settings, log=log_to or log)
-    accuracy = pd.DataFrame(finetune.accuracy_rows(predictions, setting, split), columns=finetune.RESULT_COLUMNS)
-    for row in accuracy[accuracy["class"] == "all"].itertuples(index=False):
-        (log_to or log).info(
-            "%s split %d on %s: accuracy %.3f (chance %.3f)", setting, split, row.test_set, row.accuracy, row.chance
-        )
-    write_tsv(out_predictions, predictions.assign(setting=setting, split=split))
-    write_tsv(out_accuracy, accuracy, finetune.RESULT_COLUMNS, float_format="%.4f")
-    return accuracy
+
+def run_finetune_released(
+    model: str,
+    setting: str,
+    split: int,
+    train_path: str | Path,
+    test_path: str | Path,
+    settings,
+    out_predictions: str | Path,
+    out_accuracy: str | Path,
+    log_to=None,
+) -> pd.DataFrame:
+    """The paper's Table 6 run: fine-tune on a released train split as published
+    (duplicates kept) and test on its paired released test split (``test_set``
+    ``released``). The pair is checked disjoint first; a leak fails the job."""
+    layout = LAYOUT_OF_SETTING[setting]
+    train, test = read_released(train_path, layout), read_released(test_path, layout)
+    check_against_released(train, test, layout, f"released {layout} split {split}")
+    return _finetune_and_write(
+        model, train, {"released": test}, setting, split, "released", settings, out_predictions, out_accuracy, log_to
+    )
 
 
 def concat_tsv(paths: Sequence[str | Path]) -> pd.DataFrame:

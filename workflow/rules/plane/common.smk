@@ -23,18 +23,31 @@ def plane_split_kinds():
     return kinds
 
 
+PLANE_LAYOUTS = {"good": "ood", "one_it": "one_it"}
+
+
 def plane_released_test(kind, seed):
-    """The released test file matching one of our splits (GOoD -> OoD, One-IT -> One-IT)."""
-    prefix = {"good": "ood", "one_it": "one_it"}.get(kind)
-    if not PLANE["released"]["enabled"] or prefix is None:
+    """The released test file of our split kind and seed (GOoD -> OoD, One-IT -> One-IT), to
+    score a model trained on our split: only with plane.finetune.own_on_released (the job
+    checks the two disjoint first)."""
+    if not (PLANE["released"]["enabled"] and PLANE["finetune"]["own_on_released"]):
         return {}
-    if int(seed) not in PLANE["released"]["splits"]:
+    if kind not in PLANE_LAYOUTS or int(seed) not in PLANE["released"]["splits"]:
         return {}
-    return {f"released_{seed}": plane_download(f"{prefix}_test_{seed}.pkl")}
+    return {"released": plane_download(f"{PLANE_LAYOUTS[kind]}_test_{seed}.pkl")}
 
 
-def plane_finetune_released(wildcards):
+def plane_own_on_released_test(wildcards):
     return plane_released_test(wildcards.kind, wildcards.seed)
+
+
+def plane_released_pair(wildcards):
+    """A released train split and its paired test split (paper Table 6)."""
+    layout = PLANE_LAYOUTS[wildcards.kind]
+    return {
+        side: plane_download(f"{layout}_{side}_{wildcards.seed}.pkl")
+        for side in ("train", "test")
+    }
 
 
 def plane_model_input(section):
@@ -70,11 +83,22 @@ def plane_nli_predictions(wildcards=None):
 
 
 def plane_finetune_accuracies(wildcards=None):
-    return expand(
-        "results/plane/finetune/{kind}/{seed}/accuracy.tsv",
-        kind=PLANE["finetune"]["splits"],
-        seed=PLANE["splits"]["seeds"],
-    )
+    """Table 6's inputs: our splits (train_sets own) and the released pairs (released)."""
+    train_sets = PLANE["finetune"]["train_sets"]
+    outputs = []
+    if "own" in train_sets:
+        outputs += expand(
+            "results/plane/finetune/{kind}/{seed}/accuracy.tsv",
+            kind=PLANE["finetune"]["splits"],
+            seed=PLANE["splits"]["seeds"],
+        )
+    if "released" in train_sets and PLANE["released"]["enabled"]:
+        outputs += expand(
+            "results/plane/finetune/released/{kind}/{seed}/accuracy.tsv",
+            kind=[k for k in PLANE["finetune"]["splits"] if k in PLANE_LAYOUTS],
+            seed=PLANE["released"]["splits"],
+        )
+    return outputs
 
 
 def plane_final_outputs():
