@@ -90,7 +90,8 @@ def test_released_pickles_pass_the_release_check(released_pickles):
     assert len(figures) == 18
     for split in range(1, 6):
         assert figures[("ood", "test", split)] == (2016, 0, 112)
-    assert figures[("ood", "train", 1)] == (60012, 0, 3334)
+    for split in (1, 2, 4, 5):
+        assert figures[("ood", "train", split)] == (60012, 0, 3334)
     one_it_tests = {split: figures[("one_it", "test", split)] for split in range(1, 6)}
     assert one_it_tests == {
         1: (2016, 36, 84),
@@ -99,7 +100,13 @@ def test_released_pickles_pass_the_release_check(released_pickles):
         4: (2064, 94, 86),
         5: (2040, 62, 85),
     }
-    assert figures[("one_it", "train", 1)] == (61296, 5973, 2554)
+    one_it_trains = {split: figures[("one_it", "train", split)] for split in (1, 2, 4, 5)}
+    assert one_it_trains == {
+        1: (61296, 5973, 2554),
+        2: (60408, 5580, 2517),
+        4: (60024, 6079, 2501),
+        5: (60072, 5763, 2503),
+    }
 
 
 @pytest.fixture
