@@ -69,6 +69,7 @@ def test_paper_dry_run():
     assert jobs["mt_stanza_models"] == 1, "paper scale parses its treebank with stanza"
     assert jobs["plane_finetune_released"] == 10, "Table 6 as the paper: 5 released splits x 2 layouts"
     assert jobs["plane_finetune"] == 10, "the own splits stay as a second setting: 5 seeds x 2 kinds"
+    assert jobs["plane_zero_shot"] == 6, "Table 8: the 6 prompting models"
 
 
 def test_a_disabled_family_adds_no_job(tmp_path):

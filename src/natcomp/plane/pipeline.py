@@ -202,6 +202,31 @@ def run_prompting(model: str, triplets_path: str | Path, out: str | Path, settin
     return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
 
 
+def run_zero_shot(
+    model: str, triplets_path: str | Path, out: str | Path, settings, pairs, log_to=None, name=None
+) -> int:
+    """Zero-shot predictions of one masked LM with the conversion table ``pairs`` (Table 7)."""
+    from natcomp.plane import prompting
+
+    triplets = read_tsv(triplets_path, required=["adj", "noun", "hyp", "class"])
+    predictions = prompting.evaluate_zero_shot(
+        model, triplets, settings, [tuple(p) for p in pairs], log=log_to or log, name=name
+    )
+    return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
+
+
+def zero_shot_table(prediction_paths: Sequence[str | Path], out_table8: str | Path) -> pd.DataFrame:
+    """Table 8 analogue: zero-shot F1 mean and sd over prompt templates per model and class."""
+    from natcomp.plane.tables import table8
+
+    predictions = concat_tsv(prediction_paths)
+    for column in ("gold", "predicted"):
+        predictions[column] = predictions[column].astype(int)
+    table = table8(predictions)
+    write_tsv(out_table8, table, float_format="%.1f")
+    return table
+
+
 def run_nli(model: str, items_path: str | Path, out: str | Path, settings, log_to=None, name=None) -> int:
     """NLI-transfer predictions of one NLI model (see :mod:`natcomp.plane.nli`)."""
     from natcomp.plane import nli

@@ -233,3 +233,103 @@ def evaluate_prompting(
                     100 * float((predicted != NOT_A_LABEL).mean()),
                 )
     return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+
+
+# ----------------------------------------------------------------------------------------
+# zero-shot prompting (appendix B.1, Tables 7 and 8)
+
+# Table 7: the conversion table V, positive -> negative
+ZERO_SHOT_VERBALISERS = (
+    ("good", "poor"),
+    ("true", "false"),
+    ("positive", "negative"),
+    ("great", "bad"),
+    ("possible", "impossible"),
+    ("plausible", "implausible"),
+    ("acceptable", "unacceptable"),
+    ("strong", "weak"),
+)
+
+
+def build_zero_shot_prompts(triplets: pd.DataFrame, template: str, mask_token: str) -> pd.DataFrame:
+    """One prompt per triplet and IT: the hypothesis alone, no demonstration (appendix B.1)."""
+    _, hypothesis_form = TEMPLATES[template]
+    rows = []
+    for adj, noun, hyp, cls in triplets[["adj", "noun", "hyp", "class"]].itertuples(index=False, name=None):
+        for it in INFERENCE_TYPES:
+            rows.append(
+                {
+                    "prompt": hypothesis_form.format(c1=f"{adj} {noun}", c2=_c2(it, adj, noun, hyp), mask=mask_token),
+                    "premises": "",
+                    "class": cls,
+                    "it": it,
+                    "adj": adj,
+                    "noun": noun,
+                    "hyp": hyp,
+                    "gold": label(cls, it),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def conversion_ids(tokenizer, pairs: Sequence[Sequence[str]], template: str, log=None) -> tuple[set[int], set[int]]:
+    """The token ids of the positive and of the negative words of the conversion table V, as
+    the tokenizer encodes them where ``template`` puts the answer. A word that is not one
+    token there can never be the top-1 answer: it is left out, with a warning naming it; a
+    side left without any word is a ConfigError."""
+    sides: tuple[set[int], set[int]] = (set(), set())
+    for pair in pairs:
+        for side, word in zip(sides, pair):
+            try:
+                side.add(
+                    verbaliser_ids(tokenizer, {"V": [word, word]}, template, "plane.zero_shot.verbalisers")["V"][0]
+                )
+            except ConfigError as error:
+                if log:
+                    log.warning("zero-shot: %s; left out of V", error)
+    for side, name in zip(sides, ("positive", "negative")):
+        if not side:
+            raise ConfigError(
+                "plane.zero_shot.verbalisers", f"no {name} word of V is one token in the {template} template"
+            )
+    return sides
+
+
+def evaluate_zero_shot(
+    model_name: str, triplets: pd.DataFrame, settings: PromptSettings, pairs=ZERO_SHOT_VERBALISERS, log=None, name=None
+) -> pd.DataFrame:
+    """Zero-shot predictions of one masked LM (appendix B.1): per template, triplet and IT the
+    model's top token at the mask, 1 if it is a positive word of V, 0 if a negative one,
+    -1 (wrong) otherwise. Columns :data:`PREDICTION_COLUMNS` (``verbaliser`` = ``V``)."""
+    key = "plane.prompting.models"
+    hf.check_model_available(model_name, key)
+    tokenizer = hf.load_tokenizer(model_name, key)
+    ids = {template: conversion_ids(tokenizer, pairs, template, log) for template in settings.templates}
+    model = hf.load_masked_lm(model_name, key)
+    frames = []
+    for template in settings.templates:
+        prompts = build_zero_shot_prompts(triplets, template, tokenizer.mask_token)
+        top = mask_top_tokens(
+            model,
+            tokenizer,
+            list(prompts["prompt"]),
+            batch_size=settings.batch_size,
+            max_length=settings.max_length,
+            device=settings.device,
+        )
+        positive, negative = ids[template]
+        predicted = np.array([1 if t in positive else 0 if t in negative else NOT_A_LABEL for t in top.tolist()])
+        frames.append(
+            prompts.drop(columns="prompt").assign(
+                model=name or model_name, template=template, verbaliser="V", predicted=predicted
+            )
+        )
+        if log:
+            log.info(
+                "%s zero-shot %s: %d prompts, %.1f%% answers in V",
+                model_name,
+                template,
+                len(prompts),
+                100 * float((predicted != NOT_A_LABEL).mean()),
+            )
+    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]

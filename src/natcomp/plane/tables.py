@@ -96,3 +96,29 @@ def table6(results: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows, columns=TABLE6_COLUMNS)
+
+
+def table8(predictions: pd.DataFrame) -> pd.DataFrame:
+    """Table 8 analogue (zero-shot): per model and class, mean and sd over prompt templates
+    of the F1 of the class (all its ITs); ``Average``: the mean of the three class means and
+    the mean of their sds (how the paper's Average row follows from its class rows, e.g.
+    BERT-base: (35.8 + 21.9 + 5.9) / 3 = 21.2, (25.2 + 14.8 + 2.2) / 3 = 14.1)."""
+    cells = f1_table(predictions, ["model", "template", "class"])
+    rows = []
+    for model, group in cells.groupby("model", sort=False):
+        per_class = []
+        for cls in CLASSES:
+            values = group.loc[group["class"] == cls, "f1"]
+            mean, sd = mean_sd(values)
+            per_class.append((mean, sd))
+            rows.append({"model": model, "class": cls, "f1_mean": mean, "f1_sd": sd, "templates": len(values)})
+        rows.append(
+            {
+                "model": model,
+                "class": "Average",
+                "f1_mean": float(np.mean([m for m, _ in per_class])),
+                "f1_sd": float(np.mean([s for _, s in per_class])),
+                "templates": int(group["template"].nunique()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["model", "class", "f1_mean", "f1_sd", "templates"])

@@ -78,6 +78,12 @@ def plane_prompting_predictions(wildcards=None):
     )
 
 
+def plane_zero_shot_predictions(wildcards=None):
+    return expand(
+        "results/plane/zero_shot/{model}.tsv", model=list(PLANE["prompting"]["models"])
+    )
+
+
 def plane_nli_predictions(wildcards=None):
     return expand("results/plane/nli/{model}.tsv", model=list(PLANE["nli"]["models"]))
 
@@ -113,6 +119,8 @@ def plane_final_outputs():
     )
     if PLANE["prompting"]["enabled"]:
         outputs.append("results/tables/plane/table4_prompting.tsv")
+    if PLANE["zero_shot"]["enabled"]:
+        outputs.append("results/tables/plane/table8_zero_shot.tsv")
     if PLANE["nli"]["enabled"]:
         outputs += [
             "results/tables/plane/table5_nli.tsv",

@@ -63,6 +63,31 @@ rule plane_prompting:
         "../../scripts/plane/prompting.py"
 
 
+rule plane_zero_shot:
+    input:
+        model=plane_model_input("prompting"),
+        triplets="results/plane/evaluation/triplets.tsv",
+    output:
+        "results/plane/zero_shot/{model}.tsv",
+    log:
+        "results/logs/plane/plane_zero_shot/{model}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_zero_shot/{model}.tsv"
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        location=plane_model_location("prompting"),
+        prompting=lookup(dpath="plane/prompting", within=config),
+        verbalisers=lookup(dpath="plane/zero_shot/verbalisers", within=config),
+    script:
+        "../../scripts/plane/zero_shot.py"
+
+
 rule plane_nli:
     input:
         model=plane_model_input("nli"),

@@ -22,6 +22,25 @@ rule plane_prompting_table:
         "../../scripts/plane/prompting_table.py"
 
 
+rule plane_zero_shot_table:
+    input:
+        plane_zero_shot_predictions,
+    output:
+        report(
+            "results/tables/plane/table8_zero_shot.tsv",
+            caption="../../report/plane/table8_zero_shot.rst",
+            category="PLANE",
+            subcategory="prompting",
+        ),
+    log:
+        "results/logs/plane/plane_zero_shot_table/table8.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/zero_shot_table.py"
+
+
 rule plane_nli_table:
     input:
         plane_nli_predictions,
