@@ -168,3 +168,48 @@ def test_own_model_on_a_released_test_only_when_disjoint(released_like, tiny_enc
     with pytest.raises(SplitLeak, match="against the released test .*leaking.pkl: split check failed"):
         run_finetune(*args, {"released": leaking}, _settings(), tmp_path / "p2.tsv", tmp_path / "a2.tsv")
     assert not (tmp_path / "a2.tsv").exists()
+
+
+def test_length_sweep_cuts_the_inputs_and_averages_over_splits(tiny_encoder, tmp_path, small_resource):
+    """At 2 tokens every input is [CLS] [SEP]: one answer for all, accuracy = the balanced
+    test's 0.5. The sweep table averages over splits per length."""
+    from natcomp.plane.pipeline import length_sweep_outputs, run_finetune_length
+    from natcomp.plane.splits import SPLIT_COLUMNS
+    from natcomp.tsv import write_tsv
+
+    resource, _ = small_resource
+    train, test = good_split(resource, GoodSettings(test_noun_fraction=0.2, train_draws=30, test_draws=3), seed=1)
+    write_tsv(tmp_path / "train.tsv", train, SPLIT_COLUMNS)
+    write_tsv(tmp_path / "test.tsv", test, SPLIT_COLUMNS)
+    outputs = []
+    for length in (2, 12):
+        out = tmp_path / f"{length}.tsv"
+        accuracy = run_finetune_length(
+            tiny_encoder, "good", 1, length, tmp_path / "train.tsv", tmp_path / "test.tsv", _settings(), out
+        )
+        assert set(accuracy["max_length"]) == {length}
+        outputs.append(out)
+    short = read_tsv(outputs[0])
+    assert float(short[short["class"] == "all"]["accuracy"].item()) == 0.5
+    table = length_sweep_outputs(outputs, tmp_path / "figure8.tsv", tmp_path / "figure8.png")
+    assert list(table["max_length"]) == [2, 12] and list(table["splits"]) == [1, 1]
+    assert (tmp_path / "figure8.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_length_table_mean_and_sd_per_length():
+    import pandas as pd
+
+    from natcomp.plane.tables import length_table
+
+    rows = [
+        {"setting": "in_distribution", "split": s, "class": c, "max_length": n, "accuracy": a, "chance": 0.5}
+        for n, accuracies in ((6, [0.5, 0.6, 0.7]), (12, [0.9, 1.0, 0.95]))
+        for s, a in enumerate(accuracies, start=1)
+        for c in ("all", "I")
+    ]
+    rows.append(
+        {"setting": "in_distribution", "split": 1, "class": "I", "max_length": 6, "accuracy": 0.0, "chance": 0.5}
+    )
+    table = length_table(pd.DataFrame(rows)).set_index("max_length")
+    assert table.loc[6, "accuracy_mean"] == pytest.approx(0.6) and table.loc[6, "accuracy_sd"] == pytest.approx(0.1)
+    assert table.loc[12, "accuracy_mean"] == pytest.approx(0.95) and table.loc[12, "splits"] == 3

@@ -328,6 +328,50 @@ def run_finetune_released(
     )
 
 
+def run_finetune_length(
+    model: str,
+    setting: str,
+    split: int,
+    max_length: int,
+    train_path: str | Path,
+    test_path: str | Path,
+    settings,
+    out_accuracy: str | Path,
+    log_to=None,
+) -> pd.DataFrame:
+    """One point of the input-length sweep (appendix D, Figure 8): fine-tune on our split
+    with inputs cut to ``max_length`` tokens (training and test) and write its accuracy
+    (:data:`natcomp.plane.finetune.RESULT_COLUMNS` + ``max_length``)."""
+    import dataclasses
+
+    from natcomp.plane import finetune
+
+    settings = dataclasses.replace(settings, max_length=max_length)
+    tests = {"own": read_items(test_path)}
+    predictions, _ = finetune.fine_tune_and_test(model, read_items(train_path), tests, settings, log=log_to or log)
+    rows = finetune.accuracy_rows(predictions, setting, split)
+    accuracy = pd.DataFrame(rows, columns=finetune.RESULT_COLUMNS).assign(max_length=max_length)
+    overall = accuracy[accuracy["class"] == "all"].iloc[0]
+    (log_to or log).info("%s split %d, max length %d: accuracy %.3f", setting, split, max_length, overall.accuracy)
+    write_tsv(out_accuracy, accuracy, [*finetune.RESULT_COLUMNS, "max_length"], float_format="%.4f")
+    return accuracy
+
+
+def length_sweep_outputs(accuracy_paths: Sequence[str | Path], out_table: str | Path, out_png: str | Path):
+    """Figure 8 analogue: accuracy mean and sd over splits per setting and maximum length."""
+    from natcomp.plane.report import plot_accuracy_by_length
+    from natcomp.plane.tables import length_table
+
+    results = concat_tsv(accuracy_paths)
+    results["accuracy"] = results["accuracy"].astype(float)
+    results["chance"] = results["chance"].astype(float)
+    results["max_length"] = results["max_length"].astype(int)
+    table = length_table(results)
+    write_tsv(out_table, table, float_format="%.4f")
+    plot_accuracy_by_length(table, out_png)
+    return table
+
+
 def concat_tsv(paths: Sequence[str | Path]) -> pd.DataFrame:
     frames = [read_tsv(p) for p in paths]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

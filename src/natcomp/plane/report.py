@@ -35,3 +35,29 @@ def plot_f1_by_class_and_it(data: pd.DataFrame, out_png: str | Path) -> None:
     with atomic_path(out_png) as tmp:
         figure.savefig(tmp, format="png", dpi=120)
     plt.close(figure)
+
+
+def plot_accuracy_by_length(table: pd.DataFrame, out_png: str | Path) -> None:
+    """Figure 8 analogue: accuracy (y, mean with sd bars over splits) per maximum input
+    length (x), one line per setting, chance as a dotted line."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    figure, axis = plt.subplots(figsize=(4.2, 3.2))
+    for setting, part in table.groupby("setting", sort=True):
+        part = part.sort_values("max_length")
+        axis.errorbar(
+            part["max_length"], part["accuracy_mean"], yerr=part["accuracy_sd"].fillna(0), marker="o", label=setting
+        )
+    if len(table):
+        axis.axhline(float(table["chance"].mean()), linestyle=":", color="grey", label="chance")
+    axis.set_xlabel("maximum input length (tokens)")
+    axis.set_ylabel("accuracy")
+    axis.set_ylim(0, 1.02)
+    axis.legend(fontsize=8)
+    figure.tight_layout()
+    with atomic_path(out_png) as tmp:
+        figure.savefig(tmp, format="png", dpi=120)
+    plt.close(figure)

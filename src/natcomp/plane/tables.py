@@ -122,3 +122,23 @@ def table8(predictions: pd.DataFrame) -> pd.DataFrame:
             }
         )
     return pd.DataFrame(rows, columns=["model", "class", "f1_mean", "f1_sd", "templates"])
+
+
+def length_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Figure 8 data: accuracy (all classes) mean and sample sd over splits per setting and
+    maximum input length, with the chance level."""
+    overall = results[results["class"] == "all"]
+    rows = []
+    for (setting, length), group in overall.groupby(["setting", "max_length"], sort=True):
+        mean, sd = mean_sd(group["accuracy"])
+        rows.append(
+            {
+                "setting": setting,
+                "max_length": int(length),
+                "splits": len(group),
+                "accuracy_mean": mean,
+                "accuracy_sd": sd,
+                "chance": float(group["chance"].mean()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["setting", "max_length", "splits", "accuracy_mean", "accuracy_sd", "chance"])

@@ -107,6 +107,16 @@ def plane_finetune_accuracies(wildcards=None):
     return outputs
 
 
+def plane_length_accuracies(wildcards=None):
+    sweep = PLANE["finetune"]["length_sweep"]
+    return expand(
+        "results/plane/finetune_length/{kind}/{seed}/{length}.tsv",
+        kind=sweep["kind"],
+        seed=PLANE["splits"]["seeds"],
+        length=sweep["lengths"],
+    )
+
+
 def plane_final_outputs():
     """Every final table and figure of the family ([] when the family is switched off)."""
     if not PLANE.get("enabled", False):
@@ -128,6 +138,8 @@ def plane_final_outputs():
         ]
     if PLANE["finetune"]["enabled"]:
         outputs.append("results/tables/plane/table6_finetune.tsv")
+    if PLANE["finetune"]["enabled"] and PLANE["finetune"]["length_sweep"]["enabled"]:
+        outputs.append("results/figures/plane/figure8_length.png")
     if PLANE["released"]["enabled"]:
         outputs.append("results/tables/plane/released_checks.tsv")
     return outputs

@@ -164,3 +164,30 @@ rule plane_finetune_released:
         training=lookup(dpath="plane/finetune/training", within=config),
     script:
         "../../scripts/plane/finetune_released.py"
+
+
+rule plane_finetune_length:
+    input:
+        model=plane_finetune_model,
+        train="results/plane/splits/{kind}/{seed}/train.tsv",
+        test="results/plane/splits/{kind}/{seed}/test.tsv",
+    output:
+        "results/plane/finetune_length/{kind}/{seed}/{length}.tsv",
+    log:
+        "results/logs/plane/plane_finetune_length/{kind}.{seed}.{length}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_finetune_length/{kind}.{seed}.{length}.tsv"
+    wildcard_constraints:
+        kind="good|one_it|in_distribution",
+        seed=r"\d+",
+        length=r"\d+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        model=lookup(dpath="plane/finetune/model", within=config),
+        training=lookup(dpath="plane/finetune/training", within=config),
+    script:
+        "../../scripts/plane/finetune_length.py"

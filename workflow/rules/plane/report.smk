@@ -90,3 +90,23 @@ rule plane_finetune_table:
         "../../../envs/plane.yaml"
     script:
         "../../scripts/plane/finetune_table.py"
+
+
+rule plane_length_figure:
+    input:
+        plane_length_accuracies,
+    output:
+        table="results/tables/plane/figure8_length.tsv",
+        figure=report(
+            "results/figures/plane/figure8_length.png",
+            caption="../../report/plane/figure8_length.rst",
+            category="PLANE",
+            subcategory="fine-tuning",
+        ),
+    log:
+        "results/logs/plane/plane_length_figure/figure8.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/length_figure.py"
