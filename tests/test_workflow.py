@@ -55,6 +55,7 @@ def test_demo_dry_run():
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1
     assert "plane_finetune_released" not in jobs, "the demo has no released splits"
     assert jobs["plane_finetune_length"] == 2, "the demo's input-length sweep: two lengths"
+    assert jobs["plane_subword_figure"] == 1
 
 
 def test_paper_dry_run():

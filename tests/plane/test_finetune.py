@@ -84,3 +84,58 @@ def test_table6_keeps_released_and_own_rows_apart_with_the_papers_numbers():
     assert table.loc["own", "accuracy_mean"] == pytest.approx(0.65)
     assert (table.loc["released", "paper_mean"], table.loc["released", "paper_sd"]) == (0.86, 0.01)
     assert pd.isna(table.loc["own", "paper_mean"])
+
+
+def _wordpiece_with_vocabulary(words):
+    from tokenizers import Tokenizer, models, pre_tokenizers
+    from transformers import PreTrainedTokenizerFast
+
+    vocabulary = {w: i for i, w in enumerate(["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]", *words])}
+    tokenizer = Tokenizer(models.WordPiece(vocab=vocabulary, unk_token="[UNK]"))
+    tokenizer.pre_tokenizer = pre_tokenizers.BertPreTokenizer()
+    return PreTrainedTokenizerFast(tokenizer_object=tokenizer, unk_token="[UNK]", pad_token="[PAD]")
+
+
+def test_subword_share_counts_adjective_noun_and_hypernym():
+    """'weapon' (we ##apon), 'fake' (fa ##ke) and 'rifles' (rifle ##s) split; every other
+    word is one piece. Each class has items with a split word in only one of the three slots."""
+    from natcomp.plane.finetune import splits_into_subwords, subword_table
+
+    tokenizer = _wordpiece_with_vocabulary(
+        ["red", "car", "vehicle", "gun", "big", "we", "##apon", "fa", "##ke", "rifle", "##s", "A", "is", "a"]
+    )
+    assert splits_into_subwords(tokenizer, "weapon") and not splits_into_subwords(tokenizer, "vehicle")
+    rows = [
+        # class I: 1 of 4 items has a split hypernym; 3 of 4 right
+        ("I", "red", "car", "vehicle", 1, 1),
+        ("I", "red", "car", "vehicle", 1, 0),
+        ("I", "red", "gun", "weapon", 1, 1),
+        ("I", "big", "car", "vehicle", 0, 0),
+        # class O: split adjective in 1, split noun in 1, of 3 items; 1 of 3 right
+        ("O", "fake", "car", "vehicle", 0, 1),
+        ("O", "red", "rifles", "gun", 1, 1),
+        ("O", "big", "car", "vehicle", 1, 0),
+    ]
+    predictions = pd.DataFrame(rows, columns=["class", "adj", "noun", "hyp", "gold", "predicted"]).assign(
+        train_set="released", setting="good", split=1, test_set="released"
+    )
+    table = subword_table(predictions, tokenizer).set_index("class")
+    assert table.loc["I", "items"] == 4 and table.loc["I", "accuracy"] == 0.75
+    assert table.loc["I", "subword_share"] == 0.25
+    assert table.loc["O", "accuracy"] == pytest.approx(1 / 3)
+    assert table.loc["O", "subword_share"] == pytest.approx(2 / 3)
+
+
+def test_subword_figure_is_written(tmp_path):
+    from natcomp.plane.report import plot_subword_analysis
+
+    table = pd.DataFrame(
+        [
+            ("released", "good", split, "released", cls, 100, 0.5 + 0.1 * split, 0.1 * split)
+            for split in (1, 2, 3)
+            for cls in ("I", "S", "O")
+        ],
+        columns=["train_set", "setting", "split", "test_set", "class", "items", "accuracy", "subword_share"],
+    )
+    plot_subword_analysis(table, tmp_path / "figure.png")
+    assert (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"

@@ -32,7 +32,7 @@ def fine_tune_and_test(
 ) -> tuple[pd.DataFrame, object]:
     """Fine-tune a fresh 2-label classifier from ``model_name`` on ``train`` (columns
     sentence, label) and predict each test set. Returns predictions (test_set, class, it,
-    sentence, gold, predicted) and the fine-tuning result."""
+    adj, noun, hyp, sentence, gold, predicted) and the fine-tuning result."""
     key = "plane.finetune.model"
     hf.check_model_available(model_name, key)
     tokenizer = hf.load_tokenizer(model_name, key)
@@ -56,6 +56,9 @@ def fine_tune_and_test(
                     "test_set": name,
                     "class": test["class"].to_numpy(),
                     "it": test["it"].to_numpy(),
+                    "adj": test["adj"].to_numpy(),
+                    "noun": test["noun"].to_numpy(),
+                    "hyp": test["hyp"].to_numpy(),
                     "sentence": test["sentence"].to_numpy(),
                     "gold": test["label"].astype(int).to_numpy(),
                     "predicted": probabilities.argmax(axis=1),
@@ -89,3 +92,39 @@ def accuracy_rows(predictions: pd.DataFrame, setting: str, split: int, train_set
                 }
             )
     return rows
+
+
+SUBWORD_COLUMNS = ["train_set", "setting", "split", "test_set", "class", "items", "accuracy", "subword_share"]
+
+
+def splits_into_subwords(tokenizer, word: str) -> bool:
+    """Whether the tokenizer cuts ``word``, as it stands after a space in an item, into
+    several tokens (WordPiece ``##`` pieces, several BPE tokens)."""
+    return len(tokenizer(" " + word, add_special_tokens=False)["input_ids"]) > 1
+
+
+def subword_table(predictions: pd.DataFrame, tokenizer) -> pd.DataFrame:
+    """Figures 2 and 3 data: per fine-tuning run (train set, setting, split), test set and
+    adjective class, the accuracy and the share of test items whose adjective, noun or
+    hypernym the tokenizer splits into several subwords."""
+    words = set(predictions["adj"]) | set(predictions["noun"]) | set(predictions["hyp"])
+    split_words = {w for w in words if w and splits_into_subwords(tokenizer, w)}
+    has_subwords = (
+        predictions["adj"].isin(split_words)
+        | predictions["noun"].isin(split_words)
+        | predictions["hyp"].isin(split_words)
+    )
+    correct = predictions["gold"].astype(int) == predictions["predicted"].astype(int)
+    frame = predictions.assign(_sw=has_subwords.to_numpy(), _ok=correct.to_numpy())
+    rows = []
+    keys = ["train_set", "setting", "split", "test_set", "class"]
+    for key, group in frame.groupby(keys, sort=True):
+        rows.append(
+            {
+                **dict(zip(keys, key)),
+                "items": len(group),
+                "accuracy": float(group["_ok"].mean()),
+                "subword_share": float(group["_sw"].mean()),
+            }
+        )
+    return pd.DataFrame(rows, columns=SUBWORD_COLUMNS)

@@ -372,6 +372,24 @@ def length_sweep_outputs(accuracy_paths: Sequence[str | Path], out_table: str | 
     return table
 
 
+def subword_outputs(
+    model: str, prediction_paths: Sequence[str | Path], out_table: str | Path, out_png: str | Path
+) -> pd.DataFrame:
+    """Figures 2 and 3 analogue: accuracy against the share of test items with subwords
+    (by the fine-tuned model's tokenizer), per fine-tuning run, test set and class."""
+    from natcomp import hf
+    from natcomp.plane.finetune import subword_table
+    from natcomp.plane.report import plot_subword_analysis
+
+    predictions = concat_tsv(prediction_paths)
+    tokenizer = hf.load_tokenizer(model, "plane.finetune.model")
+    table = subword_table(predictions, tokenizer)
+    table["split"] = table["split"].astype(int)
+    write_tsv(out_table, table, float_format="%.4f")
+    plot_subword_analysis(table, out_png)
+    return table
+
+
 def concat_tsv(paths: Sequence[str | Path]) -> pd.DataFrame:
     frames = [read_tsv(p) for p in paths]
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()

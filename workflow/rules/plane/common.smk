@@ -107,6 +107,13 @@ def plane_finetune_accuracies(wildcards=None):
     return outputs
 
 
+def plane_finetune_predictions(wildcards=None):
+    return [
+        path.replace("accuracy.tsv", "predictions.tsv")
+        for path in plane_finetune_accuracies()
+    ]
+
+
 def plane_length_accuracies(wildcards=None):
     sweep = PLANE["finetune"]["length_sweep"]
     return expand(
@@ -137,7 +144,10 @@ def plane_final_outputs():
             "results/figures/plane/figure1_nli_f1.png",
         ]
     if PLANE["finetune"]["enabled"]:
-        outputs.append("results/tables/plane/table6_finetune.tsv")
+        outputs += [
+            "results/tables/plane/table6_finetune.tsv",
+            "results/figures/plane/figure2_3_subwords.png",
+        ]
     if PLANE["finetune"]["enabled"] and PLANE["finetune"]["length_sweep"]["enabled"]:
         outputs.append("results/figures/plane/figure8_length.png")
     if PLANE["released"]["enabled"]:

@@ -110,3 +110,25 @@ rule plane_length_figure:
         "../../../envs/plane.yaml"
     script:
         "../../scripts/plane/length_figure.py"
+
+
+rule plane_subword_figure:
+    input:
+        plane_finetune_predictions,
+    output:
+        table="results/tables/plane/figure2_3_subwords.tsv",
+        figure=report(
+            "results/figures/plane/figure2_3_subwords.png",
+            caption="../../report/plane/figure2_3_subwords.rst",
+            category="PLANE",
+            subcategory="fine-tuning",
+        ),
+    log:
+        "results/logs/plane/plane_subword_figure/figure2_3.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    params:
+        model=lookup(dpath="plane/finetune/model", within=config),
+    script:
+        "../../scripts/plane/subword_figure.py"
