@@ -213,3 +213,18 @@ def test_length_table_mean_and_sd_per_length():
     table = length_table(pd.DataFrame(rows)).set_index("max_length")
     assert table.loc[6, "accuracy_mean"] == pytest.approx(0.6) and table.loc[6, "accuracy_sd"] == pytest.approx(0.1)
     assert table.loc[12, "accuracy_mean"] == pytest.approx(0.95) and table.loc[12, "splits"] == 3
+
+
+def test_released_pairs_pass_the_finetune_leak_check_and_crossed_ones_fail(released_pickles):
+    """The check both fine-tuning jobs run before training, on the real pickles: a released
+    train split and its own test split pass; a model trained on one split would leak into
+    another split's test side (shared adjectives), which fails."""
+    from natcomp.plane.pipeline import check_against_released
+
+    for layout in ("ood", "one_it"):
+        train = read_released(released_pickles[(layout, "train", 1)], layout)
+        check_against_released(train, read_released(released_pickles[(layout, "test", 1)], layout), layout, "pair 1")
+        with pytest.raises(SplitLeak, match=r"train 1 on test 2: split check failed: .*adj word\(s\) in both"):
+            check_against_released(
+                train, read_released(released_pickles[(layout, "test", 2)], layout), layout, "train 1 on test 2"
+            )
