@@ -53,6 +53,9 @@ def test_demo_dry_run():
     assert jobs["mt_items"] == 12
     assert jobs["mt_treebank"] == jobs["mt_extract_fragments"] == jobs["mt_search_fragments"] == 1
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1
+    assert "plane_finetune_released" not in jobs, "the demo has no released splits"
+    assert jobs["plane_finetune_length"] == 2, "the demo's input-length sweep: two lengths"
+    assert jobs["plane_subword_figure"] == 1
 
 
 def test_paper_dry_run():
@@ -66,6 +69,10 @@ def test_paper_dry_run():
     )
     assert jobs["mt_translate"] == 15 + 5 * 3 * 10
     assert jobs["mt_stanza_models"] == 1, "paper scale parses its treebank with stanza"
+    assert jobs["plane_finetune_released"] == 10, "Table 6 as the paper: 5 released splits x 2 layouts"
+    assert jobs["plane_finetune"] == 10, "the own splits stay as a second setting: 5 seeds x 2 kinds"
+    assert jobs["plane_zero_shot"] == 6, "Table 8: the 6 prompting models"
+    assert jobs["plane_finetune_length"] == 25, "Figure 8: 5 in-distribution splits x 5 input lengths"
 
 
 def test_a_disabled_family_adds_no_job(tmp_path):

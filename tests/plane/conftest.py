@@ -44,6 +44,30 @@ def released_files(shared_plane):
     return files
 
 
+RELEASED_NAMES = {
+    ("ood", "train"): "OoD/OOV_Train_{}.pkl",
+    ("ood", "test"): "OoD/OOV_test_{}.pkl",
+    ("one_it", "train"): "One-IT/IT3_OoV_Train_{}.pkl",
+    ("one_it", "test"): "One-IT/IT3_OoV_test_{}.pkl",
+}
+
+
+@pytest.fixture(scope="session")
+def released_pickles(shared_plane):
+    """``{(layout, side, split): path}`` of the released pickles at hand (as published:
+    the shared copy holds every test split and the train splits 1, 2, 4, 5)."""
+    folder = shared_plane / "released"
+    if not folder.is_dir():
+        pytest.skip(f"the released PLANE pickles are not here ({folder}); they live outside the project")
+    found = {}
+    for (layout, side), pattern in RELEASED_NAMES.items():
+        for split in range(1, 6):
+            path = folder / pattern.format(split)
+            if path.is_file():
+                found[(layout, side, split)] = path
+    return found
+
+
 # A fixed small noun set (no WordNet scan): common nouns with 3-step unigram hypernym chains.
 DEMO_NOUNS = [
     "apple",

@@ -46,7 +46,7 @@ def test_items_follow_table_1_and_the_distance_per_class(wn):
     assert set(fake["distance"]) == {0, 1}  # O: direct hypernyms only (paper)
     assert "A fake dog is a canine" in set(fake["sentence"]) and "A fake dog is a fake canine" in set(fake["sentence"])
     red = items[items["adj"] == "red"]
-    assert red["distance"].max() == 3 and "A red dog is a red animal" in set(red["sentence"])
+    assert red["distance"].max() == 3 and "A red dog is a red placental" in set(red["sentence"])
     # the released One-IT choice: distance 3 for every class
     every = make_items(resource.phrases, resource.hypernyms, {"I": 3, "S": 3, "O": 3})
     assert every.loc[every["adj"] == "fake", "distance"].max() == 3

@@ -82,3 +82,31 @@ def test_check_split_fails_a_leaking_split(small_resource):
     crossed.loc[crossed.index[0], "hyp"] = train["noun"].iloc[0]
     with pytest.raises(SplitLeak, match="noun/hypernym word"):
         check_split(train, crossed, roles=("adj",), cross_role=True)
+
+
+@pytest.mark.parametrize(
+    ("fraction", "expected"),
+    [
+        # 10 I, 7 S, 3 O adjectives: ceil(2.5, 1.75, 0.75) = 3, 2, 1 (floor: 2, 1, 0 -> 1; round: 2, 2, 1)
+        (0.25, {"I": 3, "S": 2, "O": 1}),
+        # ceil(4.5, 3.15, 1.35) = 5, 4, 2 (floor and round: 4, 3, 1)
+        (0.45, {"I": 5, "S": 4, "O": 2}),
+    ],
+)
+def test_test_adjectives_per_class_round_the_fraction_up(fraction, expected):
+    """The share of each class's adjectives sent to test is rounded up (ceil), so a class
+    always keeps at least ``fraction`` of its adjectives unseen in training."""
+    import random
+
+    from natcomp.plane.splits import _partition_adjectives
+
+    sizes = {"I": 10, "S": 7, "O": 3}
+    phrases = pd.DataFrame(
+        [(f"{cls.lower()}{i}", "noun", cls) for cls, n in sizes.items() for i in range(n)],
+        columns=["adj", "noun", "class"],
+    )
+    sides = _partition_adjectives(phrases, fraction, random.Random(1))
+    for cls, n in sizes.items():
+        of_class = {f"{cls.lower()}{i}" for i in range(n)}
+        assert len(sides["test"] & of_class) == expected[cls], cls
+        assert len(sides["train"] & of_class) == n - expected[cls], cls

@@ -23,9 +23,22 @@ def test_hypernyms_by_distance_are_unigrams_nearest_first(wn):
     found = unigram_hypernyms("dog", 3)
     assert [h.word for h in found] == hypernyms("dog", 3)
     assert [h.distance for h in found] == sorted(h.distance for h in found)
-    assert {"canine", "animal", "carnivore"} <= set(hypernyms("dog", 3))
-    assert all("_" not in word for word in hypernyms("dog", 3))
-    assert "animal" not in hypernyms("dog", 1)
+    assert {"canine", "animal", "carnivore"} <= set(hypernyms("dog", 3, reading="all"))
+    assert all("_" not in word for word in hypernyms("dog", 3, reading="all"))
+    assert "animal" not in hypernyms("dog", 1, reading="all")
+
+
+def test_first_reading_follows_the_first_hypernym_at_each_step(wn):
+    """dog.n.01 -> canine.n.02 (first of canine.n.02, domestic_animal.n.01) -> carnivore.n.01
+    -> placental.n.01; every branch adds domestic_animal's parent animal.n.01 and its
+    parent organism.n.01 (distances 2 and 3)."""
+    assert hypernyms("dog", 3) == ["canine", "carnivore", "placental"]
+    assert hypernyms("dog", 3, reading="all") == ["canine", "animal", "carnivore", "organism", "placental"]
+    # missile.n.01 has two direct unigram hypernyms: the first reading keeps the name-first
+    assert hypernyms("missiles", 1) == ["rocket"]
+    assert hypernyms("missiles", 1, reading="all") == ["rocket", "weapon"]
+    with pytest.raises(ValueError, match="unknown hypernym reading 'some'"):
+        hypernyms("dog", 1, reading="some")
 
 
 def test_irregular_plural_needs_the_exception_lists(wn):

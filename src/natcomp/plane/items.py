@@ -45,8 +45,11 @@ class ResourceSettings:
     max_distance: Mapping[str, int] = dataclasses.field(default_factory=lambda: {"I": 3, "S": 3, "O": 1})
     require_all_classes: bool = True
     chain_length: int = 3
+    hypernym_reading: str = "first"  # natcomp.plane.wordnet.READINGS
 
     def __post_init__(self):
+        if self.hypernym_reading not in ("first", "all"):
+            raise ValueError(f"hypernym_reading must be first or all, got {self.hypernym_reading!r}")
         missing = [c for c in CLASSES if c not in self.max_distance]
         if missing:
             raise ValueError(f"max_distance needs a distance for the classes {missing}")
@@ -94,7 +97,7 @@ def select_phrases(
     hyp_rows, chain_rows = [], []
     nouns_with_hypernyms = set()
     for noun in sorted(set(phrases["noun"])):
-        for h in wn_lookup.unigram_hypernyms(noun, deepest):
+        for h in wn_lookup.unigram_hypernyms(noun, deepest, settings.hypernym_reading):
             hyp_rows.append((noun, h.word, h.distance, h.synset))
             nouns_with_hypernyms.add(noun)
         chain = wn_lookup.hypernym_chain(noun, settings.chain_length)

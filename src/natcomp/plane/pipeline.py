@@ -202,12 +202,79 @@ def run_prompting(model: str, triplets_path: str | Path, out: str | Path, settin
     return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
 
 
+def run_zero_shot(
+    model: str, triplets_path: str | Path, out: str | Path, settings, pairs, log_to=None, name=None
+) -> int:
+    """Zero-shot predictions of one masked LM with the conversion table ``pairs`` (Table 7)."""
+    from natcomp.plane import prompting
+
+    triplets = read_tsv(triplets_path, required=["adj", "noun", "hyp", "class"])
+    predictions = prompting.evaluate_zero_shot(
+        model, triplets, settings, [tuple(p) for p in pairs], log=log_to or log, name=name
+    )
+    return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
+
+
+def zero_shot_table(prediction_paths: Sequence[str | Path], out_table8: str | Path) -> pd.DataFrame:
+    """Table 8 analogue: zero-shot F1 mean and sd over prompt templates per model and class."""
+    from natcomp.plane.tables import table8
+
+    predictions = concat_tsv(prediction_paths)
+    for column in ("gold", "predicted"):
+        predictions[column] = predictions[column].astype(int)
+    table = table8(predictions)
+    write_tsv(out_table8, table, float_format="%.1f")
+    return table
+
+
 def run_nli(model: str, items_path: str | Path, out: str | Path, settings, log_to=None, name=None) -> int:
     """NLI-transfer predictions of one NLI model (see :mod:`natcomp.plane.nli`)."""
     from natcomp.plane import nli
 
     predictions = nli.evaluate_nli(model, read_items(items_path), settings, log=log_to or log, name=name)
     return write_tsv(out, predictions, nli.PREDICTION_COLUMNS)
+
+
+LAYOUT_OF_SETTING = {"good": "ood", "one_it": "one_it"}  # our split kind -> released layout
+
+
+def released_roles(layout: str) -> dict:
+    """How a train side and a released test side must be disjoint, as the released pairs
+    are: adjectives and nouns (OoD), and for One-IT hypernyms too, across roles."""
+    one_it = layout == "one_it"
+    return {"roles": ("adj", "noun", "hyp") if one_it else ("adj", "noun"), "cross_role": one_it}
+
+
+def check_against_released(train: pd.DataFrame, test: pd.DataFrame, layout: str, what: str) -> None:
+    """Raise :class:`natcomp.plane.splits.SplitLeak` (naming ``what``) unless ``train`` and
+    the released test side ``test`` are disjoint as the released pairs are."""
+    try:
+        splits.check_split(train, test, allow_duplicates=True, **released_roles(layout))
+    except splits.SplitLeak as error:
+        raise splits.SplitLeak(f"{what}: {error}") from None
+
+
+def _finetune_and_write(
+    model, train, tests, setting, split, train_set, settings, out_predictions, out_accuracy, log_to
+):
+    from natcomp.plane import finetune
+
+    predictions, _ = finetune.fine_tune_and_test(model, train, tests, settings, log=log_to or log)
+    rows = finetune.accuracy_rows(predictions, setting, split, train_set=train_set)
+    accuracy = pd.DataFrame(rows, columns=finetune.RESULT_COLUMNS)
+    for row in accuracy[accuracy["class"] == "all"].itertuples(index=False):
+        (log_to or log).info(
+            "%s %s split %d on %s: accuracy %.3f (chance %.3f)",
+            train_set,
+            setting,
+            split,
+            row.test_set,
+            row.accuracy,
+            row.chance,
+        )
+    write_tsv(out_predictions, predictions.assign(train_set=train_set, setting=setting, split=split))
+    write_tsv(out_accuracy, accuracy, finetune.RESULT_COLUMNS, float_format="%.4f")
+    return accuracy
 
 
 def run_finetune(
@@ -222,20 +289,105 @@ def run_finetune(
     out_accuracy: str | Path,
     log_to=None,
 ) -> pd.DataFrame:
-    """Fine-tune on one split; predict its test side (``own``) and the released test files
-    given (``{name: path}``, e.g. ``released_1``)."""
+    """Fine-tune on one of our splits; predict its test side (``own``) and, when given
+    (``{name: path}``), released test files. A released test file is used only when our
+    train side is disjoint from it (as the released pairs are): a leak fails the job
+    before any training."""
+    train = read_items(train_path)
+    tests = {"own": read_items(test_path)}
+    for name, frame in released_tests(released_paths).items():
+        layout = LAYOUT_OF_SETTING.get(setting)
+        if layout is None:
+            raise ValueError(f"a {setting} split has no released test layout")
+        check_against_released(train, frame, layout, f"{train_path} against the released test {released_paths[name]}")
+        tests[name] = frame
+    return _finetune_and_write(
+        model, train, tests, setting, split, "own", settings, out_predictions, out_accuracy, log_to
+    )
+
+
+def run_finetune_released(
+    model: str,
+    setting: str,
+    split: int,
+    train_path: str | Path,
+    test_path: str | Path,
+    settings,
+    out_predictions: str | Path,
+    out_accuracy: str | Path,
+    log_to=None,
+) -> pd.DataFrame:
+    """The paper's Table 6 run: fine-tune on a released train split as published
+    (duplicates kept) and test on its paired released test split (``test_set``
+    ``released``). The pair is checked disjoint first; a leak fails the job."""
+    layout = LAYOUT_OF_SETTING[setting]
+    train, test = read_released(train_path, layout), read_released(test_path, layout)
+    check_against_released(train, test, layout, f"released {layout} split {split}")
+    return _finetune_and_write(
+        model, train, {"released": test}, setting, split, "released", settings, out_predictions, out_accuracy, log_to
+    )
+
+
+def run_finetune_length(
+    model: str,
+    setting: str,
+    split: int,
+    max_length: int,
+    train_path: str | Path,
+    test_path: str | Path,
+    settings,
+    out_accuracy: str | Path,
+    log_to=None,
+) -> pd.DataFrame:
+    """One point of the input-length sweep (appendix D, Figure 8): fine-tune on our split
+    with inputs cut to ``max_length`` tokens (training and test) and write its accuracy
+    (:data:`natcomp.plane.finetune.RESULT_COLUMNS` + ``max_length``)."""
+    import dataclasses
+
     from natcomp.plane import finetune
 
-    tests = {"own": read_items(test_path), **released_tests(released_paths)}
-    predictions, result = finetune.fine_tune_and_test(model, read_items(train_path), tests, settings, log=log_to or log)
-    accuracy = pd.DataFrame(finetune.accuracy_rows(predictions, setting, split), columns=finetune.RESULT_COLUMNS)
-    for row in accuracy[accuracy["class"] == "all"].itertuples(index=False):
-        (log_to or log).info(
-            "%s split %d on %s: accuracy %.3f (chance %.3f)", setting, split, row.test_set, row.accuracy, row.chance
-        )
-    write_tsv(out_predictions, predictions.assign(setting=setting, split=split))
-    write_tsv(out_accuracy, accuracy, finetune.RESULT_COLUMNS, float_format="%.4f")
+    settings = dataclasses.replace(settings, max_length=max_length)
+    tests = {"own": read_items(test_path)}
+    predictions, _ = finetune.fine_tune_and_test(model, read_items(train_path), tests, settings, log=log_to or log)
+    rows = finetune.accuracy_rows(predictions, setting, split)
+    accuracy = pd.DataFrame(rows, columns=finetune.RESULT_COLUMNS).assign(max_length=max_length)
+    overall = accuracy[accuracy["class"] == "all"].iloc[0]
+    (log_to or log).info("%s split %d, max length %d: accuracy %.3f", setting, split, max_length, overall.accuracy)
+    write_tsv(out_accuracy, accuracy, [*finetune.RESULT_COLUMNS, "max_length"], float_format="%.4f")
     return accuracy
+
+
+def length_sweep_outputs(accuracy_paths: Sequence[str | Path], out_table: str | Path, out_png: str | Path):
+    """Figure 8 analogue: accuracy mean and sd over splits per setting and maximum length."""
+    from natcomp.plane.report import plot_accuracy_by_length
+    from natcomp.plane.tables import length_table
+
+    results = concat_tsv(accuracy_paths)
+    results["accuracy"] = results["accuracy"].astype(float)
+    results["chance"] = results["chance"].astype(float)
+    results["max_length"] = results["max_length"].astype(int)
+    table = length_table(results)
+    write_tsv(out_table, table, float_format="%.4f")
+    plot_accuracy_by_length(table, out_png)
+    return table
+
+
+def subword_outputs(
+    model: str, prediction_paths: Sequence[str | Path], out_table: str | Path, out_png: str | Path
+) -> pd.DataFrame:
+    """Figures 2 and 3 analogue: accuracy against the share of test items with subwords
+    (by the fine-tuned model's tokenizer), per fine-tuning run, test set and class."""
+    from natcomp import hf
+    from natcomp.plane.finetune import subword_table
+    from natcomp.plane.report import plot_subword_analysis
+
+    predictions = concat_tsv(prediction_paths)
+    tokenizer = hf.load_tokenizer(model, "plane.finetune.model")
+    table = subword_table(predictions, tokenizer)
+    table["split"] = table["split"].astype(int)
+    write_tsv(out_table, table, float_format="%.4f")
+    plot_subword_analysis(table, out_png)
+    return table
 
 
 def concat_tsv(paths: Sequence[str | Path]) -> pd.DataFrame:
@@ -328,42 +480,75 @@ def demo_models(
     )
 
 
+RELEASED_CHECK_COLUMNS = ["split", "layout", "side", "rows", "label_agreement", "duplicates", "draws"]
+
+
+def check_released_pair(
+    split: int, layout: str, test_path: str | Path, train_path: str | Path | None = None
+) -> list[dict]:
+    """Check one released split as published; return one table row per side.
+
+    Each side: labels against Table 1 (the share that agrees is reported), the draw
+    structure of its layout (:func:`natcomp.plane.splits.check_blocks`) on the rows as
+    they are, and the number of duplicate rows (counted and reported, never removed: the
+    One-IT files hold them as released). With a train file, the pair must also pass
+    :func:`natcomp.plane.splits.check_split` (disjoint adjectives and nouns, for One-IT
+    also hypernyms across roles; no sentence on both sides; 50/50 labels per side).
+    Raises :class:`natcomp.plane.splits.SplitLeak` on a leak or a broken block.
+    """
+    sides = {"test": read_released(test_path, layout)}
+    if train_path is not None:
+        sides = {"train": read_released(train_path, layout), **sides}
+    rows = []
+    for side, frame in sides.items():
+        wrong = released.label_disagreements(frame)
+        duplicates = int(frame["sentence"].duplicated().sum())
+        rows.append(
+            {
+                "split": split,
+                "layout": layout,
+                "side": side,
+                "rows": len(frame),
+                "label_agreement": (len(frame) - len(wrong)) / len(frame),
+                "duplicates": duplicates,
+                "draws": splits.check_blocks(frame, layout),
+            }
+        )
+        log.info(
+            "released %s %s %d: %d rows, %d duplicate row(s) (kept), %d draws, %d label(s) off Table 1",
+            layout,
+            side,
+            split,
+            len(frame),
+            duplicates,
+            rows[-1]["draws"],
+            len(wrong),
+        )
+    if train_path is not None:
+        one_it = layout == "one_it"
+        splits.check_split(
+            sides["train"],
+            sides["test"],
+            roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"),
+            cross_role=one_it,
+            allow_duplicates=True,
+        )
+        log.info("released %s split %d: train and test disjoint and balanced", layout, split)
+    return rows
+
+
 def check_released(paths: Sequence[str | Path], seeds: Sequence[int], out: str | Path) -> pd.DataFrame:
-    """Check every released train/test pair (files ``{ood,one_it}_{train,test}_{seed}.pkl``):
-    labels against Table 1, the draw structure, and disjointness and balance with
-    :func:`natcomp.plane.splits.check_split` (One-IT train files hold duplicate rows, which
-    are dropped before the check). A leaking pair fails the job; the table is written
-    only when every pair passed."""
+    """Check every released train/test pair (files ``{ood,one_it}_{train,test}_{seed}.pkl``)
+    with :func:`check_released_pair`. A leaking pair fails the job; the table
+    (:data:`RELEASED_CHECK_COLUMNS`) is written only when every pair passed."""
     by_name = {Path(p).name: Path(p) for p in paths}
     rows = []
     for seed in seeds:
         for layout in ("ood", "one_it"):
-            sides = {side: read_released(by_name[f"{layout}_{side}_{seed}.pkl"], layout) for side in ("train", "test")}
-            for side, frame in sides.items():
-                wrong = released.label_disagreements(frame)
-                rows.append(
-                    {
-                        "split": seed,
-                        "layout": layout,
-                        "side": side,
-                        "rows": len(frame),
-                        "label_agreement": (len(frame) - len(wrong)) / len(frame),
-                        "duplicates": int(frame["sentence"].duplicated().sum()),
-                        "draws": splits.check_blocks(frame.drop_duplicates("sentence"), layout)
-                        if side == "test"
-                        else "",
-                    }
-                )
-            one_it = layout == "one_it"
-            splits.check_split(
-                sides["train"].drop_duplicates("sentence"),
-                sides["test"],
-                roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"),
-                cross_role=one_it,
-            )
-            log.info("released %s split %d: disjoint and balanced", layout, seed)
-    table = pd.DataFrame(rows)
-    write_tsv(out, table, float_format="%.4f")
+            test, train = (by_name[f"{layout}_{side}_{seed}.pkl"] for side in ("test", "train"))
+            rows.extend(check_released_pair(seed, layout, test, train))
+    table = pd.DataFrame(rows, columns=RELEASED_CHECK_COLUMNS)
+    write_tsv(out, table, RELEASED_CHECK_COLUMNS, float_format="%.4f")
     return table
 
 

@@ -11,8 +11,9 @@ model's top token over its whole vocabulary at the mask (the paper's "first pred
 ``answer: vocabulary``): the positive verbaliser gives 1, the negative 0, anything else -1
 (wrong); hence F1 (:mod:`natcomp.plane.scoring`). ``answer: verbalisers`` instead picks the
 more probable of the two verbalisers (never -1); an untrained model is then at chance
-rather than near 0, which the demo uses. Each verbaliser must be one token of the model's
-vocabulary, or a ConfigError names it.
+rather than near 0, which the demo uses. A verbaliser's token is the one the tokenizer
+gives it in the filled template (:func:`verbaliser_ids`: after ":" a byte-level BPE has no
+space marker); a verbaliser that is not one token there is a ConfigError naming it.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import pandas as pd
 import torch
 
 from natcomp import hf
+from natcomp.errors import ConfigError
 from natcomp.plane.adjectives import INFERENCE_TYPES, label
 from natcomp.plane.items import sample_triplets  # noqa: F401  (re-exported: the evaluation set)
 from natcomp.plane.scoring import NOT_A_LABEL
@@ -119,12 +121,61 @@ def mask_top_tokens(
     return top
 
 
-def verbaliser_ids(tokenizer, verbalisers: Mapping[str, Sequence[str]], key: str = "plane.prompting.verbalisers"):
-    """``{name: (positive id, negative id)}``; ConfigError for a word that is not one token."""
-    return {
-        name: tuple(hf.single_token_id(tokenizer, word, f"{key}.{name}") for word in words)
-        for name, words in verbalisers.items()
-    }
+PROBE = ("red car", "vehicle")  # c1 and c2 of the filled template a verbaliser is looked up in
+
+
+def _word_tokens(tokenizer, text: str, start: int, end: int) -> list[int]:
+    """Ids of the tokens of ``text`` that cover characters ``start:end`` (a fast tokenizer's
+    offsets; a slow one: the tokens of the text minus those of what comes before and after)."""
+    if getattr(tokenizer, "is_fast", False):
+        encoded = tokenizer(text, add_special_tokens=False, return_offsets_mapping=True)
+        found = [
+            (i, a, b) for i, (a, b) in zip(encoded["input_ids"], encoded["offset_mapping"]) if a < end and b > start
+        ]
+        # a token reaching beyond the word (other than over the space before it) merges it
+        # with its neighbours (":good"): the mask cannot stand for it, so no single token
+        if any(b > end or text[a:start].strip() for _, a, b in found):
+            return [i for i, _, _ in found] + [tokenizer.unk_token_id]
+        return [i for i, _, _ in found]
+    ids = tokenizer(text, add_special_tokens=False)["input_ids"]
+    before = tokenizer(text[:start], add_special_tokens=False)["input_ids"]
+    after = tokenizer(text[end:], add_special_tokens=False)["input_ids"]
+    return ids[len(before) : len(ids) - len(after)] if len(before) + len(after) < len(ids) else []
+
+
+def verbaliser_ids(
+    tokenizer,
+    verbalisers: Mapping[str, Sequence[str]],
+    template: str,
+    key: str = "plane.prompting.verbalisers",
+) -> dict[str, tuple[int, int]]:
+    """``{name: (positive id, negative id)}``: each verbaliser's token id as the tokenizer
+    encodes it where ``template`` puts it, in the filled hypothesis (a byte-level BPE
+    encodes ``good`` after ":" in the external template without the space marker, and
+    ``Ġgood`` after the space of the internal one). A verbaliser that is not one known
+    token there is a ConfigError naming it."""
+    _, hypothesis_form = TEMPLATES[template]
+    c1, c2 = PROBE
+    prefix = hypothesis_form[: hypothesis_form.index("{mask}")].format(c1=c1, c2=c2)
+    name_of = getattr(tokenizer, "name_or_path", "") or type(tokenizer).__name__
+    ids = {}
+    for name, words in verbalisers.items():
+        pair = []
+        for word in words:
+            if not word or word != word.strip():
+                raise ConfigError(f"{key}.{name}", f"{word!r} must be a non-empty word without surrounding spaces")
+            text = hypothesis_form.format(c1=c1, c2=c2, mask=word)
+            found = _word_tokens(tokenizer, text, len(prefix), len(prefix) + len(word))
+            if len(found) != 1 or found[0] == tokenizer.unk_token_id:
+                pieces = tokenizer.convert_ids_to_tokens(found)
+                raise ConfigError(
+                    f"{key}.{name}",
+                    f"'{word}' is not one token of {name_of} where the {template} template puts it: "
+                    f"{text!r} encodes it as {pieces}",
+                )
+            pair.append(int(found[0]))
+        ids[name] = tuple(pair)
+    return ids
 
 
 def evaluate_prompting(
@@ -137,14 +188,15 @@ def evaluate_prompting(
     key = "plane.prompting.models"
     hf.check_model_available(model_name, key)
     tokenizer = hf.load_tokenizer(model_name, key)
-    ids = verbaliser_ids(tokenizer, settings.verbalisers)  # fail on a bad verbaliser before any work
+    # each verbaliser's id as the tokenizer encodes it in each template; fail before any work
+    ids = {template: verbaliser_ids(tokenizer, settings.verbalisers, template) for template in settings.templates}
     model = hf.load_masked_lm(model_name, key)
     frames = []
     for template in settings.templates:
         for verbaliser_name, words in settings.verbalisers.items():
             prompts = build_prompts(triplets, template, tuple(words), tokenizer.mask_token)
             texts = list(prompts["prompt"])
-            positive, negative = ids[verbaliser_name]
+            positive, negative = ids[template][verbaliser_name]
             if settings.answer == "vocabulary":
                 top = mask_top_tokens(
                     model,
@@ -180,4 +232,104 @@ def evaluate_prompting(
                     len(prompts),
                     100 * float((predicted != NOT_A_LABEL).mean()),
                 )
+    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+
+
+# ----------------------------------------------------------------------------------------
+# zero-shot prompting (appendix B.1, Tables 7 and 8)
+
+# Table 7: the conversion table V, positive -> negative
+ZERO_SHOT_VERBALISERS = (
+    ("good", "poor"),
+    ("true", "false"),
+    ("positive", "negative"),
+    ("great", "bad"),
+    ("possible", "impossible"),
+    ("plausible", "implausible"),
+    ("acceptable", "unacceptable"),
+    ("strong", "weak"),
+)
+
+
+def build_zero_shot_prompts(triplets: pd.DataFrame, template: str, mask_token: str) -> pd.DataFrame:
+    """One prompt per triplet and IT: the hypothesis alone, no demonstration (appendix B.1)."""
+    _, hypothesis_form = TEMPLATES[template]
+    rows = []
+    for adj, noun, hyp, cls in triplets[["adj", "noun", "hyp", "class"]].itertuples(index=False, name=None):
+        for it in INFERENCE_TYPES:
+            rows.append(
+                {
+                    "prompt": hypothesis_form.format(c1=f"{adj} {noun}", c2=_c2(it, adj, noun, hyp), mask=mask_token),
+                    "premises": "",
+                    "class": cls,
+                    "it": it,
+                    "adj": adj,
+                    "noun": noun,
+                    "hyp": hyp,
+                    "gold": label(cls, it),
+                }
+            )
+    return pd.DataFrame(rows)
+
+
+def conversion_ids(tokenizer, pairs: Sequence[Sequence[str]], template: str, log=None) -> tuple[set[int], set[int]]:
+    """The token ids of the positive and of the negative words of the conversion table V, as
+    the tokenizer encodes them where ``template`` puts the answer. A word that is not one
+    token there can never be the top-1 answer: it is left out, with a warning naming it; a
+    side left without any word is a ConfigError."""
+    sides: tuple[set[int], set[int]] = (set(), set())
+    for pair in pairs:
+        for side, word in zip(sides, pair):
+            try:
+                side.add(
+                    verbaliser_ids(tokenizer, {"V": [word, word]}, template, "plane.zero_shot.verbalisers")["V"][0]
+                )
+            except ConfigError as error:
+                if log:
+                    log.warning("zero-shot: %s; left out of V", error)
+    for side, name in zip(sides, ("positive", "negative")):
+        if not side:
+            raise ConfigError(
+                "plane.zero_shot.verbalisers", f"no {name} word of V is one token in the {template} template"
+            )
+    return sides
+
+
+def evaluate_zero_shot(
+    model_name: str, triplets: pd.DataFrame, settings: PromptSettings, pairs=ZERO_SHOT_VERBALISERS, log=None, name=None
+) -> pd.DataFrame:
+    """Zero-shot predictions of one masked LM (appendix B.1): per template, triplet and IT the
+    model's top token at the mask, 1 if it is a positive word of V, 0 if a negative one,
+    -1 (wrong) otherwise. Columns :data:`PREDICTION_COLUMNS` (``verbaliser`` = ``V``)."""
+    key = "plane.prompting.models"
+    hf.check_model_available(model_name, key)
+    tokenizer = hf.load_tokenizer(model_name, key)
+    ids = {template: conversion_ids(tokenizer, pairs, template, log) for template in settings.templates}
+    model = hf.load_masked_lm(model_name, key)
+    frames = []
+    for template in settings.templates:
+        prompts = build_zero_shot_prompts(triplets, template, tokenizer.mask_token)
+        top = mask_top_tokens(
+            model,
+            tokenizer,
+            list(prompts["prompt"]),
+            batch_size=settings.batch_size,
+            max_length=settings.max_length,
+            device=settings.device,
+        )
+        positive, negative = ids[template]
+        predicted = np.array([1 if t in positive else 0 if t in negative else NOT_A_LABEL for t in top.tolist()])
+        frames.append(
+            prompts.drop(columns="prompt").assign(
+                model=name or model_name, template=template, verbaliser="V", predicted=predicted
+            )
+        )
+        if log:
+            log.info(
+                "%s zero-shot %s: %d prompts, %.1f%% answers in V",
+                model_name,
+                template,
+                len(prompts),
+                100 * float((predicted != NOT_A_LABEL).mean()),
+            )
     return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]

@@ -55,20 +55,90 @@ def figure1_table(predictions: pd.DataFrame) -> pd.DataFrame:
     ).reset_index(drop=True)
 
 
+# Table 6 of the paper: BERT-base trained and tested on the 5 released splits (mean, sd)
+PAPER_TABLE6 = {"good": (0.85, 0.05), "one_it": (0.86, 0.01)}
+TABLE6_COLUMNS = [
+    "train_set",
+    "setting",
+    "test_set",
+    "splits",
+    "accuracy_mean",
+    "accuracy_sd",
+    "chance",
+    "paper_mean",
+    "paper_sd",
+]
+
+
 def table6(results: pd.DataFrame) -> pd.DataFrame:
-    """Table 6 analogue: accuracy mean and sd over splits per setting and test set (all classes)."""
+    """Table 6 analogue: accuracy mean and sd over splits per train set (released / own),
+    setting (good / one_it / ...) and test set (all classes). The paper's numbers stand
+    beside the rows of its own setting: released train splits tested on the released test
+    splits; other rows leave them empty."""
     overall = results[results["class"] == "all"]
+    if "train_set" not in overall:
+        overall = overall.assign(train_set="own")
     rows = []
-    for (setting, test_set), group in overall.groupby(["setting", "test_set"], sort=True):
+    for (train_set, setting, test_set), group in overall.groupby(["train_set", "setting", "test_set"], sort=True):
         mean, sd = mean_sd(group["accuracy"])
+        paper = PAPER_TABLE6.get(setting) if train_set == "released" and test_set == "released" else None
         rows.append(
             {
+                "train_set": train_set,
                 "setting": setting,
                 "test_set": test_set,
                 "splits": len(group),
                 "accuracy_mean": mean,
                 "accuracy_sd": sd,
                 "chance": float(group["chance"].mean()),
+                "paper_mean": paper[0] if paper else np.nan,
+                "paper_sd": paper[1] if paper else np.nan,
             }
         )
-    return pd.DataFrame(rows)
+    return pd.DataFrame(rows, columns=TABLE6_COLUMNS)
+
+
+def table8(predictions: pd.DataFrame) -> pd.DataFrame:
+    """Table 8 analogue (zero-shot): per model and class, mean and sd over prompt templates
+    of the F1 of the class (all its ITs); ``Average``: the mean of the three class means and
+    the mean of their sds (how the paper's Average row follows from its class rows, e.g.
+    BERT-base: (35.8 + 21.9 + 5.9) / 3 = 21.2, (25.2 + 14.8 + 2.2) / 3 = 14.1)."""
+    cells = f1_table(predictions, ["model", "template", "class"])
+    rows = []
+    for model, group in cells.groupby("model", sort=False):
+        per_class = []
+        for cls in CLASSES:
+            values = group.loc[group["class"] == cls, "f1"]
+            mean, sd = mean_sd(values)
+            per_class.append((mean, sd))
+            rows.append({"model": model, "class": cls, "f1_mean": mean, "f1_sd": sd, "templates": len(values)})
+        rows.append(
+            {
+                "model": model,
+                "class": "Average",
+                "f1_mean": float(np.mean([m for m, _ in per_class])),
+                "f1_sd": float(np.mean([s for _, s in per_class])),
+                "templates": int(group["template"].nunique()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["model", "class", "f1_mean", "f1_sd", "templates"])
+
+
+def length_table(results: pd.DataFrame) -> pd.DataFrame:
+    """Figure 8 data: accuracy (all classes) mean and sample sd over splits per setting and
+    maximum input length, with the chance level."""
+    overall = results[results["class"] == "all"]
+    rows = []
+    for (setting, length), group in overall.groupby(["setting", "max_length"], sort=True):
+        mean, sd = mean_sd(group["accuracy"])
+        rows.append(
+            {
+                "setting": setting,
+                "max_length": int(length),
+                "splits": len(group),
+                "accuracy_mean": mean,
+                "accuracy_sd": sd,
+                "chance": float(group["chance"].mean()),
+            }
+        )
+    return pd.DataFrame(rows, columns=["setting", "max_length", "splits", "accuracy_mean", "accuracy_sd", "chance"])

@@ -23,18 +23,31 @@ def plane_split_kinds():
     return kinds
 
 
+PLANE_LAYOUTS = {"good": "ood", "one_it": "one_it"}
+
+
 def plane_released_test(kind, seed):
-    """The released test file matching one of our splits (GOoD -> OoD, One-IT -> One-IT)."""
-    prefix = {"good": "ood", "one_it": "one_it"}.get(kind)
-    if not PLANE["released"]["enabled"] or prefix is None:
+    """The released test file of our split kind and seed (GOoD -> OoD, One-IT -> One-IT), to
+    score a model trained on our split: only with plane.finetune.own_on_released (the job
+    checks the two disjoint first)."""
+    if not (PLANE["released"]["enabled"] and PLANE["finetune"]["own_on_released"]):
         return {}
-    if int(seed) not in PLANE["released"]["splits"]:
+    if kind not in PLANE_LAYOUTS or int(seed) not in PLANE["released"]["splits"]:
         return {}
-    return {f"released_{seed}": plane_download(f"{prefix}_test_{seed}.pkl")}
+    return {"released": plane_download(f"{PLANE_LAYOUTS[kind]}_test_{seed}.pkl")}
 
 
-def plane_finetune_released(wildcards):
+def plane_own_on_released_test(wildcards):
     return plane_released_test(wildcards.kind, wildcards.seed)
+
+
+def plane_released_pair(wildcards):
+    """A released train split and its paired test split (paper Table 6)."""
+    layout = PLANE_LAYOUTS[wildcards.kind]
+    return {
+        side: plane_download(f"{layout}_{side}_{wildcards.seed}.pkl")
+        for side in ("train", "test")
+    }
 
 
 def plane_model_input(section):
@@ -65,15 +78,49 @@ def plane_prompting_predictions(wildcards=None):
     )
 
 
+def plane_zero_shot_predictions(wildcards=None):
+    return expand(
+        "results/plane/zero_shot/{model}.tsv", model=list(PLANE["prompting"]["models"])
+    )
+
+
 def plane_nli_predictions(wildcards=None):
     return expand("results/plane/nli/{model}.tsv", model=list(PLANE["nli"]["models"]))
 
 
 def plane_finetune_accuracies(wildcards=None):
+    """Table 6's inputs: our splits (train_sets own) and the released pairs (released)."""
+    train_sets = PLANE["finetune"]["train_sets"]
+    outputs = []
+    if "own" in train_sets:
+        outputs += expand(
+            "results/plane/finetune/{kind}/{seed}/accuracy.tsv",
+            kind=PLANE["finetune"]["splits"],
+            seed=PLANE["splits"]["seeds"],
+        )
+    if "released" in train_sets and PLANE["released"]["enabled"]:
+        outputs += expand(
+            "results/plane/finetune/released/{kind}/{seed}/accuracy.tsv",
+            kind=[k for k in PLANE["finetune"]["splits"] if k in PLANE_LAYOUTS],
+            seed=PLANE["released"]["splits"],
+        )
+    return outputs
+
+
+def plane_finetune_predictions(wildcards=None):
+    return [
+        path.replace("accuracy.tsv", "predictions.tsv")
+        for path in plane_finetune_accuracies()
+    ]
+
+
+def plane_length_accuracies(wildcards=None):
+    sweep = PLANE["finetune"]["length_sweep"]
     return expand(
-        "results/plane/finetune/{kind}/{seed}/accuracy.tsv",
-        kind=PLANE["finetune"]["splits"],
+        "results/plane/finetune_length/{kind}/{seed}/{length}.tsv",
+        kind=sweep["kind"],
         seed=PLANE["splits"]["seeds"],
+        length=sweep["lengths"],
     )
 
 
@@ -89,6 +136,8 @@ def plane_final_outputs():
     )
     if PLANE["prompting"]["enabled"]:
         outputs.append("results/tables/plane/table4_prompting.tsv")
+    if PLANE["zero_shot"]["enabled"]:
+        outputs.append("results/tables/plane/table8_zero_shot.tsv")
     if PLANE["nli"]["enabled"]:
         outputs += [
             "results/tables/plane/table5_nli.tsv",
@@ -98,7 +147,10 @@ def plane_final_outputs():
         outputs += [
             "results/tables/plane/table6_finetune.tsv",
             "results/tables/plane/finetune_accuracy.tsv",
+            "results/figures/plane/figure2_3_subwords.png",
         ]
+    if PLANE["finetune"]["enabled"] and PLANE["finetune"]["length_sweep"]["enabled"]:
+        outputs.append("results/figures/plane/figure8_length.png")
     if PLANE["released"]["enabled"]:
         outputs.append("results/tables/plane/released_checks.tsv")
     return outputs

@@ -1,6 +1,7 @@
 # The three evaluations: two-shot prompting of masked LMs (Section 4, Tables 2-4), NLI
 # transfer (Section 5, Table 5, Figure 1) and fine-tuning on the GOoD and One-IT splits
-# (Section 6, Table 6). Models by Hugging Face name or local path; the demo builds tiny ones.
+# (Section 6, Table 6: on the released train/test pairs, as the paper, and on our own splits).
+# Models by Hugging Face name or local path; the demo builds tiny ones.
 
 
 rule plane_demo_models:
@@ -62,6 +63,31 @@ rule plane_prompting:
         "../../scripts/plane/prompting.py"
 
 
+rule plane_zero_shot:
+    input:
+        model=plane_model_input("prompting"),
+        triplets="results/plane/evaluation/triplets.tsv",
+    output:
+        "results/plane/zero_shot/{model}.tsv",
+    log:
+        "results/logs/plane/plane_zero_shot/{model}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_zero_shot/{model}.tsv"
+    wildcard_constraints:
+        model=r"[A-Za-z0-9_.-]+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        location=plane_model_location("prompting"),
+        prompting=lookup(dpath="plane/prompting", within=config),
+        verbalisers=lookup(dpath="plane/zero_shot/verbalisers", within=config),
+    script:
+        "../../scripts/plane/zero_shot.py"
+
+
 rule plane_nli:
     input:
         model=plane_model_input("nli"),
@@ -88,7 +114,7 @@ rule plane_nli:
 
 rule plane_finetune:
     input:
-        unpack(plane_finetune_released),
+        unpack(plane_own_on_released_test),
         model=plane_finetune_model,
         train="results/plane/splits/{kind}/{seed}/train.tsv",
         test="results/plane/splits/{kind}/{seed}/test.tsv",
@@ -112,3 +138,56 @@ rule plane_finetune:
         training=lookup(dpath="plane/finetune/training", within=config),
     script:
         "../../scripts/plane/finetune.py"
+
+
+rule plane_finetune_released:
+    input:
+        unpack(plane_released_pair),
+        model=plane_finetune_model,
+    output:
+        predictions="results/plane/finetune/released/{kind}/{seed}/predictions.tsv",
+        accuracy="results/plane/finetune/released/{kind}/{seed}/accuracy.tsv",
+    log:
+        "results/logs/plane/plane_finetune_released/{kind}.{seed}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_finetune_released/{kind}.{seed}.tsv"
+    wildcard_constraints:
+        kind="good|one_it",
+        seed=r"\d+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        model=lookup(dpath="plane/finetune/model", within=config),
+        training=lookup(dpath="plane/finetune/training", within=config),
+    script:
+        "../../scripts/plane/finetune_released.py"
+
+
+rule plane_finetune_length:
+    input:
+        model=plane_finetune_model,
+        train="results/plane/splits/{kind}/{seed}/train.tsv",
+        test="results/plane/splits/{kind}/{seed}/test.tsv",
+    output:
+        "results/plane/finetune_length/{kind}/{seed}/{length}.tsv",
+    log:
+        "results/logs/plane/plane_finetune_length/{kind}.{seed}.{length}.log",
+    benchmark:
+        "results/benchmarks/plane/plane_finetune_length/{kind}.{seed}.{length}.tsv"
+    wildcard_constraints:
+        kind="good|one_it|in_distribution",
+        seed=r"\d+",
+        length=r"\d+",
+    conda:
+        "../../../envs/plane.yaml"
+    threads: 1
+    resources:
+        gpu=1,
+    params:
+        model=lookup(dpath="plane/finetune/model", within=config),
+        training=lookup(dpath="plane/finetune/training", within=config),
+    script:
+        "../../scripts/plane/finetune_length.py"

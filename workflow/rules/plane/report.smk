@@ -24,6 +24,27 @@ rule plane_prompting_table:
         "../../scripts/plane/prompting_table.py"
 
 
+rule plane_zero_shot_table:
+    input:
+        plane_zero_shot_predictions,
+    output:
+        report_table(
+            "results/tables/plane/table8_zero_shot.tsv",
+            title="Zero-shot prompting (paper Table 8)",
+            caption="../../report/plane/table8_zero_shot.rst",
+            category="PLANE",
+            subcategory="prompting",
+            summary=True,
+        ),
+    log:
+        "results/logs/plane/plane_zero_shot_table/table8.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/zero_shot_table.py"
+
+
 rule plane_nli_table:
     input:
         plane_nli_predictions,
@@ -80,3 +101,45 @@ rule plane_finetune_table:
         "../../../envs/plane.yaml"
     script:
         "../../scripts/plane/finetune_table.py"
+
+
+rule plane_length_figure:
+    input:
+        plane_length_accuracies,
+    output:
+        table="results/tables/plane/figure8_length.tsv",
+        figure=report(
+            "results/figures/plane/figure8_length.png",
+            caption="../../report/plane/figure8_length.rst",
+            category="PLANE",
+            subcategory="fine-tuning",
+        ),
+    log:
+        "results/logs/plane/plane_length_figure/figure8.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/length_figure.py"
+
+
+rule plane_subword_figure:
+    input:
+        plane_finetune_predictions,
+    output:
+        table="results/tables/plane/figure2_3_subwords.tsv",
+        figure=report(
+            "results/figures/plane/figure2_3_subwords.png",
+            caption="../../report/plane/figure2_3_subwords.rst",
+            category="PLANE",
+            subcategory="fine-tuning",
+        ),
+    log:
+        "results/logs/plane/plane_subword_figure/figure2_3.log",
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    params:
+        model=lookup(dpath="plane/finetune/model", within=config),
+    script:
+        "../../scripts/plane/subword_figure.py"

@@ -1,4 +1,4 @@
-"""Fine-tune on one split; accuracy on its test side and on the released test split."""
+"""Fine-tune on one of our splits; accuracy on its test side (and a released test split, checked disjoint)."""
 
 from natcomp.hf import FineTuneSettings, set_threads
 from natcomp.plane.pipeline import run_finetune
@@ -6,7 +6,7 @@ from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
-    released = {name: path for name, path in snakemake.input.items() if name.startswith("released_")}
+    released = {name: path for name, path in snakemake.input.items() if name == "released"}
     run_finetune(
         snakemake.params.model,
         snakemake.wildcards.kind,

@@ -1,0 +1,20 @@
+"""Zero-shot prompting predictions of one masked LM (appendix B.1)."""
+
+from natcomp.hf import set_threads
+from natcomp.plane.pipeline import run_zero_shot
+from natcomp.plane.prompting import PromptSettings
+from natcomp.rulelog import logged
+
+with logged(snakemake.log[0]) as log:
+    set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
+    prompting = dict(snakemake.params.prompting)
+    settings = PromptSettings(**{k: prompting[k] for k in ("templates", "batch_size", "max_length", "device")})
+    run_zero_shot(
+        snakemake.params.location,
+        snakemake.input.triplets,
+        snakemake.output[0],
+        settings,
+        snakemake.params.verbalisers,
+        log_to=log,
+        name=snakemake.wildcards.model,
+    )
