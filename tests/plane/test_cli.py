@@ -64,6 +64,14 @@ def test_check_released_command(released_files, capsys):
     assert "2016 agree with Table 1" in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("layout", ["ood", "one_it"])
+def test_check_released_command_checks_a_real_pair_as_published(released_pickles, capsys, layout):
+    """The One-IT files hold duplicate rows, as released: the pair passes with them kept."""
+    test, train = released_pickles[(layout, "test", 1)], released_pickles[(layout, "train", 1)]
+    assert main(["plane", "check-released", str(test), "--train", str(train)]) == 0
+    assert "disjoint and balanced" in capsys.readouterr().out
+
+
 def test_released_noun_without_synset_names_file_and_line(tmp_path, wn):
     path = tmp_path / "OoD_test.tsv"
     path.write_text(

@@ -157,7 +157,7 @@ def _cmd_split(args) -> int:
 
 def _cmd_check_released(args) -> int:
     from natcomp.plane.released import label_disagreements, read_released
-    from natcomp.plane.splits import check_blocks, check_split
+    from natcomp.plane.splits import check_blocks
 
     for path in args.files:
         items = read_released(path)
@@ -169,13 +169,9 @@ def _cmd_check_released(args) -> int:
         if len(args.files) != 1:
             print("--train needs exactly one test file", file=sys.stderr)
             return 2
-        train, test = read_released(args.train), read_released(args.files[0])
-        one_it = train.attrs["layout"] == "one_it"
-        check_split(
-            train.drop_duplicates("sentence") if one_it else train,
-            test,
-            roles=("adj", "noun", "hyp") if one_it else ("adj", "noun"),
-            cross_role=one_it,
-        )
+        # The pair as published: duplicate rows kept on both sides, as the workflow checks it.
+        from natcomp.plane.pipeline import check_released_pair
+
+        check_released_pair(0, read_released(args.files[0]).attrs["layout"], args.files[0], args.train)
         print(f"{args.train} / {args.files[0]}: disjoint and balanced")
     return 0
