@@ -130,3 +130,20 @@ def test_noncompsst_table_2_names_the_paper_configs_models_and_the_models_column
     assert table.loc[0, "paper_r_MAXABS"] == pytest.approx(0.38) and math.isnan(table.loc[1, "paper_r_MAXABS"])
     assert table.loc[0, "paper_f1_top67"] == pytest.approx(0.37)
     assert list(table.columns).index("paper_r_MAXABS") == list(table.columns).index("r_MAXABS") + 1
+
+
+def test_plane_tables_4_to_6_name_the_paper_configs_models_and_the_tables_columns():
+    import yaml
+
+    published = read_published(REPO / "resources" / "plane" / "published.tsv")
+    plane = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))["plane"]
+    rows = {
+        table: set(published.loc[published["our_table"] == table, "our_row"]) for table in set(published["our_table"])
+    }
+    classes = {"I", "S", "O", "Average"}
+    assert rows["table4_prompting"] == {f"{m} / {c}" for m in plane["prompting"]["models"] for c in classes}
+    assert {row.split(" / ")[0] for row in rows["table5_nli"]} == {*plane["nli"]["models"], "addone"}
+    assert rows["table6_finetune"] == {"released / good / released", "released / one_it / released"}
+    table4 = published[published["our_table"] == "table4_prompting"].set_index(["our_row", "our_column"])["value"]
+    assert table4[("distilroberta / I", "f1_mean")] == 83.79
+    assert table4[("bert-large / O", "f1_mean")] == 54.4 and table4[("bert-large / O", "f1_sd")] == 37

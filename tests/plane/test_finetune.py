@@ -79,11 +79,26 @@ def test_table6_keeps_released_and_own_rows_apart_with_the_papers_numbers():
                     "chance": 0.5,
                 }
             )
-    table = table6(pd.DataFrame(rows)).set_index("train_set")
+    from natcomp.plane.pipeline import with_paper
+    from natcomp.plane.tables import TABLE6_KEYS
+
+    table = with_paper(table6(pd.DataFrame(rows)), "table6_finetune", TABLE6_KEYS)
+    assert list(table.columns) == [
+        "train_set",
+        "setting",
+        "test_set",
+        "splits",
+        "accuracy_mean",
+        "paper_accuracy_mean",
+        "accuracy_sd",
+        "paper_accuracy_sd",
+        "chance",
+    ]
+    table = table.set_index("train_set")
     assert table.loc["released", "accuracy_mean"] == pytest.approx(0.85)
     assert table.loc["own", "accuracy_mean"] == pytest.approx(0.65)
-    assert (table.loc["released", "paper_mean"], table.loc["released", "paper_sd"]) == (0.86, 0.01)
-    assert pd.isna(table.loc["own", "paper_mean"])
+    assert (table.loc["released", "paper_accuracy_mean"], table.loc["released", "paper_accuracy_sd"]) == (0.86, 0.01)
+    assert pd.isna(table.loc["own", "paper_accuracy_mean"])
 
 
 def _wordpiece_with_vocabulary(words):

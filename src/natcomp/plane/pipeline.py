@@ -395,6 +395,15 @@ def concat_tsv(paths: Sequence[str | Path]) -> pd.DataFrame:
     return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame()
 
 
+def with_paper(table: pd.DataFrame, name: str, keys: Sequence[str]) -> pd.DataFrame:
+    """``table`` with the paper's value of each cell it reports beside it (``paper_<column>``,
+    from resources/plane/published.tsv: Tables 4, 5 and 6), for the rows of the paper's
+    models and settings."""
+    from natcomp.published import add_paper_columns, published_path, read_published
+
+    return add_paper_columns(table, read_published(published_path("plane")), name, keys)
+
+
 def prompting_tables(prediction_paths: Sequence[str | Path], out_table4: str | Path, out_cells: str | Path) -> None:
     """Table 4 analogue and F1 per model x template x verbaliser x class x IT."""
     from natcomp.plane.scoring import f1_table
@@ -403,7 +412,8 @@ def prompting_tables(prediction_paths: Sequence[str | Path], out_table4: str | P
     predictions = concat_tsv(prediction_paths)
     for column in ("gold", "predicted"):
         predictions[column] = predictions[column].astype(int)
-    write_tsv(out_table4, table4(predictions), float_format="%.1f")
+    table = with_paper(table4(predictions), "table4_prompting", ["model", "class"])
+    write_tsv(out_table4, table, float_format="%.1f")
     cells = f1_table(predictions, ["model", "template", "verbaliser", "class", "it"])
     write_tsv(out_cells, cells, float_format="%.1f")
 
@@ -417,7 +427,8 @@ def nli_tables(
     predictions = concat_tsv(prediction_paths)
     for column in ("gold", "predicted"):
         predictions[column] = predictions[column].astype(int)
-    write_tsv(out_table5, table5(predictions), float_format="%.1f")
+    table = with_paper(table5(predictions), "table5_nli", ["model", "class"])
+    write_tsv(out_table5, table, float_format="%.1f")
     figure = figure1_table(predictions)
     write_tsv(out_figure_data, figure, float_format="%.1f")
     return figure
@@ -425,14 +436,14 @@ def nli_tables(
 
 def finetune_table(accuracy_paths: Sequence[str | Path], out_table6: str | Path, out_all: str | Path) -> pd.DataFrame:
     """Table 6 analogue (mean and sd over splits) and every split's accuracy per class."""
-    from natcomp.plane.tables import table6
+    from natcomp.plane.tables import TABLE6_KEYS, table6
 
     results = concat_tsv(accuracy_paths)
     for column in ("accuracy", "chance"):
         results[column] = results[column].astype(float)
     results["split"] = results["split"].astype(int)
     write_tsv(out_all, results, float_format="%.4f")
-    table = table6(results)
+    table = with_paper(table6(results), "table6_finetune", TABLE6_KEYS)
     write_tsv(out_table6, table, float_format="%.4f")
     return table
 
