@@ -273,7 +273,6 @@ def mt_final_outputs():
         # the headline tables and figures (results/summary.html)
         "results/tables/mt/systematicity_summary.tsv",
         "results/tables/mt/substitutivity_summary.tsv",
-        "results/tables/mt/overgeneralisation_peaks.tsv",
         "results/figures/mt/overgeneralisation.png",
     ]
 
