@@ -1,4 +1,4 @@
-"""TRE of one encoder's sentence embeddings over their SST trees."""
+"""TRE of one encoder's sentence embeddings over their SST trees, and of random vectors (the baseline)."""
 
 import numpy as np
 
@@ -9,5 +9,6 @@ from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]) as log:
     trees = load_trees(snakemake.input.trees, snakemake.params.splits, max_sentences=snakemake.params.max_sentences)
-    table = fit_scores(trees, np.load(snakemake.input.embeddings), TreSettings(**snakemake.params.fit), log=log)
+    settings = TreSettings(**snakemake.params.fit)
+    table = fit_scores(trees, np.load(snakemake.input.embeddings), settings, baseline=True, log=log)
     write_tsv(snakemake.output[0], table, float_format="%.6g")
