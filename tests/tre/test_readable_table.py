@@ -3,6 +3,8 @@ length, and the held-out setting (primitives fitted on training phrases, errors 
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -126,3 +128,27 @@ def test_table2_rows_have_baseline_rows_partial_rho_and_the_paper_figure():
     expected, _ = partial_spearman(frame["tre"].astype(float), frame["wns"].astype(float), words)
     assert rows[0]["partial_rho"] == pytest.approx(expected)
     assert rows[2]["mean_tre"] == pytest.approx(frame["tre_random"].astype(float).mean())
+
+
+SST = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sst"
+
+
+@pytest.mark.skipif(not (SST / "dev.txt").exists(), reason=f"real SST trees not found at {SST}")
+def test_held_out_setting_on_the_real_sst_trees():
+    from natcomp.tre.experiment import load_trees
+    from natcomp.tre.reconstruction import TreeTable
+
+    train = [tree for _, _, tree in load_trees(SST / "train.txt", [None], max_sentences=200)]
+    phrases = training_phrases(train)
+    # every labelled node once: fewer phrases than nodes, more than sentences
+    assert len(train) < len(phrases) < sum(len(list(t.subtrees())) for t in train)
+    assert len({" ".join(p.leaves()) for p in phrases}) == len(phrases)
+    dev = load_trees(SST / "dev.txt", [None], max_sentences=50)
+    vocabulary = TreeTable.build(phrases).vocabulary
+    rng = np.random.default_rng(0)
+    vectors = {word: rng.normal(size=8) for word in vocabulary}
+    phrase_targets = np.stack([sum(vectors[w] for w in p.leaves()) for p in phrases])
+    dev_targets = rng.normal(size=(len(dev), 8))
+    table = held_out_scores(train, phrase_targets, dev, dev_targets, TreSettings(steps=50), baseline=False)
+    assert len(table) == 50 and table["tre"].between(0, 2).all()
+    assert "tre_random" not in table
