@@ -176,3 +176,15 @@ def test_held_out_unseen_and_rare_words_share_the_unknown_vector():
     )
     assert result.vocabulary == ["good", UNKNOWN]  # film and plot occur once: rare
     assert result.unknown_share == pytest.approx(0.5)
+
+
+def test_cosine_distance_is_torchs_written_out():
+    from natcomp.tre.reconstruction import _cosine_distance
+
+    rng = np.random.default_rng(0)
+    a = torch.as_tensor(rng.normal(size=(6, 5)) * np.array([[1], [10], [0.1], [1], [1], [0]]), dtype=torch.float32)
+    b = torch.as_tensor(rng.normal(size=(6, 5)), dtype=torch.float32)
+    b[3] = -2 * a[3]  # opposite: distance 2
+    expected = 1 - torch.nn.functional.cosine_similarity(a, b, dim=1)
+    torch.testing.assert_close(_cosine_distance(a, b), expected)
+    assert float(_cosine_distance(a, b)[3]) == pytest.approx(2.0) and float(_cosine_distance(a, b)[5]) == 1.0

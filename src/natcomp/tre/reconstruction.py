@@ -296,6 +296,13 @@ def _device(prefer: str) -> torch.device:
     return hf_device(prefer)
 
 
+def _cosine_distance(composed: torch.Tensor, target: torch.Tensor) -> torch.Tensor:
+    """1 - cos per row, ``a.b / max(|a| |b|, 1e-8)`` as torch's cosine_similarity, written out:
+    on the CPU its backward pass took 2.5x as long (0.67 s against 0.27 s for 43,650 x 384)."""
+    norms = (composed.norm(dim=1) * target.norm(dim=1)).clamp_min(1e-8)
+    return 1 - (composed * target).sum(dim=1) / norms
+
+
 def _fit(
     table: TreeTable, targets: np.ndarray, settings: TreSettings, log: logging.Logger | None
 ) -> tuple[_Composer, _DeviceTable, torch.Tensor, list[float]]:
@@ -313,7 +320,7 @@ def _fit(
     history: list[float] = []
     for step in range(settings.steps):
         optimiser.zero_grad(set_to_none=True)
-        distance = 1 - torch.nn.functional.cosine_similarity(model(on_device), target, dim=1)
+        distance = _cosine_distance(model(on_device), target)
         loss = distance.sum()
         loss.backward()
         optimiser.step()
@@ -325,7 +332,7 @@ def _fit(
 
 def _errors(model: _Composer, on_device: _DeviceTable, target: torch.Tensor) -> np.ndarray:
     with torch.no_grad():
-        errors = 1 - torch.nn.functional.cosine_similarity(model(on_device), target, dim=1)
+        errors = _cosine_distance(model(on_device), target)
     return errors.cpu().numpy().astype(np.float64)
 
 
