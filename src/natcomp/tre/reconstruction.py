@@ -214,7 +214,9 @@ class _LinearTrees(torch.autograd.Function):
     Autograd over per-level gathers and concatenations allocates a gradient the size of all
     nodes so far for every level (work of order levels x nodes per step); here the forward
     pass fills one node buffer level by level and the backward pass walks the levels top
-    down accumulating into one gradient buffer (work of order nodes per step).
+    down accumulating into one gradient buffer (work of order nodes per step). A child that
+    is a word is mapped through ``W_left``/``W_right`` once per word type (and its gradients
+    summed per word type), not once per occurrence: about half the children are words.
     """
 
     @staticmethod
@@ -222,10 +224,14 @@ class _LinearTrees(torch.autograd.Function):
         nodes = primitives.new_empty((table.n_nodes, primitives.shape[1]))
         n_leaves = len(table.leaf_words)
         nodes[:n_leaves] = primitives[table.leaf_words]
-        for (left_ids, right_ids), start in zip(table.levels, table.starts):
-            stop = start + len(left_ids)
-            torch.addmm(bias, nodes[left_ids], left.T, out=nodes[start:stop])
-            nodes[start:stop].addmm_(nodes[right_ids], right.T)
+        # a word child is mapped once per word type (far fewer types than word children)
+        mapped = (primitives @ left.T, primitives @ right.T)
+        for sides, start in zip(table.children, table.starts):
+            out = nodes[start : start + len(sides[0][0]) + len(sides[0][2])]
+            out.copy_(bias.expand_as(out))
+            for (leaf_rows, leaf_words, inner_rows, inner_ids), weight, words in zip(sides, (left, right), mapped):
+                out.index_add_(0, leaf_rows, words[leaf_words])
+                out.index_add_(0, inner_rows, nodes[inner_ids] @ weight.T)
         ctx.table = table
         ctx.save_for_backward(primitives, left, right, nodes)
         return nodes[table.roots]
@@ -236,18 +242,26 @@ class _LinearTrees(torch.autograd.Function):
         table = ctx.table
         grad = torch.zeros_like(nodes)
         grad.index_add_(0, table.roots, grad_roots)
-        grad_left, grad_right = torch.zeros_like(left), torch.zeros_like(right)
+        weights = (left, right)
+        grad_weights = (torch.zeros_like(left), torch.zeros_like(right))
+        # upstream gradients of word children, summed per word type and side
+        grad_words = (torch.zeros_like(primitives), torch.zeros_like(primitives))
         grad_bias = torch.zeros(left.shape[0], dtype=nodes.dtype, device=nodes.device)
-        for (left_ids, right_ids), start in zip(reversed(table.levels), reversed(table.starts)):
-            upstream = grad[start : start + len(left_ids)]
-            grad_left.addmm_(upstream.T, nodes[left_ids])
-            grad_right.addmm_(upstream.T, nodes[right_ids])
+        for sides, start in zip(reversed(table.children), reversed(table.starts)):
+            upstream = grad[start : start + len(sides[0][0]) + len(sides[0][2])]
             grad_bias += upstream.sum(dim=0)
-            grad.index_add_(0, left_ids, upstream @ left)
-            grad.index_add_(0, right_ids, upstream @ right)
-        grad_primitives = torch.zeros_like(primitives)
-        grad_primitives.index_add_(0, table.leaf_words, grad[: len(table.leaf_words)])
-        return grad_primitives, grad_left, grad_right, grad_bias, None
+            for (leaf_rows, leaf_words, inner_rows, inner_ids), weight, grad_weight, grad_word in zip(
+                sides, weights, grad_weights, grad_words
+            ):
+                inner = upstream[inner_rows]
+                grad_weight.addmm_(inner.T, nodes[inner_ids])
+                grad.index_add_(0, inner_ids, inner @ weight)
+                grad_word.index_add_(0, leaf_words, upstream[leaf_rows])
+        grad_primitives = grad_words[0] @ left + grad_words[1] @ right
+        grad_primitives.index_add_(0, table.leaf_words, grad[: len(table.leaf_words)])  # one-word trees
+        grad_weights[0].addmm_(grad_words[0].T, primitives)
+        grad_weights[1].addmm_(grad_words[1].T, primitives)
+        return grad_primitives, grad_weights[0], grad_weights[1], grad_bias, None
 
 
 @dataclass
@@ -257,6 +271,9 @@ class _DeviceTable:
     roots: torch.Tensor
     word_counts: torch.Tensor
     starts: list[int] = field(default_factory=list)
+    # per level, per side (left, right): rows whose child is a word, those words' ids, rows
+    # whose child is a composed node, and those nodes' ids
+    children: list[tuple[tuple[torch.Tensor, ...], tuple[torch.Tensor, ...]]] = field(default_factory=list)
 
     @property
     def n_nodes(self) -> int:
@@ -277,12 +294,25 @@ class _DeviceTable:
         for left, _ in table.levels:  # the ids of a level's new nodes are consecutive
             starts.append(start)
             start += len(left)
+        n_leaves = len(table.leaf_words)
+
+        def side(ids: np.ndarray) -> tuple[torch.Tensor, ...]:
+            is_word = ids < n_leaves
+            rows = np.arange(len(ids))
+            return (
+                tensor(rows[is_word]),
+                tensor(table.leaf_words[ids[is_word]]),
+                tensor(rows[~is_word]),
+                tensor(ids[~is_word]),
+            )
+
         return cls(
             tensor(table.leaf_words),
             [(tensor(a), tensor(b)) for a, b in table.levels],
             tensor(table.roots),
             counts,
             starts,
+            [(side(a), side(b)) for a, b in table.levels],
         )
 
 
