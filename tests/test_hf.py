@@ -572,3 +572,47 @@ def test_mismatched_torchaudio_is_hidden_from_transformers(monkeypatch):
     versions["torchaudio"] = "2.13.1"
     assert not guard.hide_mismatched_torchaudio()
     assert "torchaudio" not in sys.modules
+
+
+def test_encode_pools_the_layer_asked_for(tmp_path):
+    from natcomp import hf as hf_api
+    from natcomp.errors import ConfigError
+
+    directory = hf_api.build_tiny_model(tmp_path / "enc", ["good", "film", "."], hidden_size=8, layers=3, heads=2)
+    encoder, tokenizer = hf_api.load_encoder(directory), hf_api.load_tokenizer(directory)
+    texts = ["good film .", "film"]
+    batch = tokenizer(texts, padding=True, return_tensors="pt")
+    with torch.no_grad():
+        states = encoder(**batch, output_hidden_states=True).hidden_states
+    mask = batch["attention_mask"].unsqueeze(-1).float()
+    for layer in (-1, -2, 0):
+        expected = ((states[layer] * mask).sum(1) / mask.sum(1)).numpy()
+        got = hf_api.encode(encoder, tokenizer, texts, pooling="mean", layer=layer, device="cpu")
+        np.testing.assert_allclose(got, expected, rtol=1e-4, atol=1e-5)
+    with pytest.raises(ConfigError, match="layer"):
+        hf_api.encode(encoder, tokenizer, texts, pooling="mean", layer=-5, device="cpu")
+
+
+def test_embed_text_files_reads_columns_in_turn_and_writes_one_array_per_file(tmp_path):
+    from natcomp import hf as hf_api
+
+    directory = hf_api.build_tiny_model(
+        tmp_path / "enc", ["good", "bad", "film", "."], hidden_size=8, layers=2, heads=2
+    )
+    sets = tmp_path / "pairs.tsv"
+    sets.write_text("original\trewrite\ngood film .\tbad film .\nfilm\tbad\n", encoding="utf-8")
+    single = tmp_path / "sentences.tsv"
+    single.write_text("sentence\ngood\n", encoding="utf-8")
+    spec = hf_api.EncoderSpec(str(directory), "mean", normalize=True, layer=-2)
+    outputs = [tmp_path / "pairs.npy", tmp_path / "sentences.npy"]
+    shapes = hf_api.embed_text_files(
+        spec, [(sets, ["original", "rewrite"]), (single, ["sentence"])], outputs, settings={"device": "cpu"}
+    )
+    assert shapes == [(4, 8), (1, 8)]
+    expected = hf_api.embed_texts(spec, ["good film .", "film", "bad film .", "bad"], device="cpu")
+    np.testing.assert_allclose(np.load(outputs[0]), expected, rtol=1e-5)
+    np.testing.assert_allclose(np.linalg.norm(np.load(outputs[1]), axis=1), 1.0, rtol=1e-5)
+    model = hf_api.build_tiny_encoder(
+        tmp_path / "tiny", [(sets, ["original", "rewrite"])], {"hidden_size": 8, "layers": 1, "heads": 2, "seed": 0}
+    )
+    assert "bad" in hf_api.load_tokenizer(model).get_vocab()

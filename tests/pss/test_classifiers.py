@@ -70,9 +70,10 @@ def test_fine_tuned_encoder_beats_chance_and_frozen_mode_scores(tiny_encoder):
         np.array([0, 1]),
     )
     settings = hf.FineTuneSettings(epochs=4, batch_size=16, learning_rate=3e-3, seed=0, device="cpu", warmup_ratio=0.0)
-    row = evaluate_fine_tuned(tiny_encoder, "linear", train, test, pairs, settings, pooling="mean")
-    assert row["accuracy"] > 75
-    assert row["pairs"] == 2 and 0 <= row["pss"] <= 100
+    rows = evaluate_fine_tuned(tiny_encoder, "linear", train, test, pairs, settings, pooling="mean")
+    assert [row["direction"] for row in rows] == ["neg_to_pos", "pos_to_neg"]
+    assert rows[0]["accuracy"] > 75 and rows[0]["accuracy"] == rows[1]["accuracy"]
+    assert [row["pairs"] for row in rows] == [1, 1] and all(0 <= row["pss"] <= 100 for row in rows)
 
     embeddings = {
         name: embed_sentences(tiny_encoder, texts, pooling="mean", device="cpu")
@@ -88,7 +89,7 @@ def test_fine_tuned_encoder_beats_chance_and_frozen_mode_scores(tiny_encoder):
         embeddings["pairs"],
         HeadSettings(epochs=20, learning_rate=3e-3, device="cpu"),
     )
-    assert frozen["test_sentences"] == 60 and frozen["accuracy"] > 50
+    assert frozen[0]["test_sentences"] == 60 and frozen[0]["accuracy"] > 50
 
 
 def test_encoder_classifier_pools_like_encode(tiny_encoder):
@@ -108,3 +109,19 @@ def test_unknown_encoder_is_a_config_error_before_work(tmp_path):
 
     with pytest.raises(ConfigError, match="no-such-encoder"):
         embed_sentences(str(tmp_path / "no-such-encoder"), ["a"], pooling="mean", key="pss.encoders.x.model")
+
+
+def test_encoder_classifier_pools_the_configured_layer_like_encode(tiny_encoder):
+    encoder, tokenizer = hf.load_encoder(tiny_encoder), hf.load_tokenizer(tiny_encoder)
+    texts = ["the food was good .", "bad ."]
+    model = EncoderClassifier(encoder, torch.nn.Identity(), "mean", layer=-2).eval()
+    batch = tokenizer(texts, padding=True, return_tensors="pt")
+    with torch.no_grad():
+        pooled = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])["logits"].numpy()
+    second_to_last = hf.encode(encoder, tokenizer, texts, pooling="mean", device="cpu", layer=-2)
+    last = hf.encode(encoder, tokenizer, texts, pooling="mean", device="cpu")
+    np.testing.assert_allclose(pooled, second_to_last, rtol=1e-4, atol=1e-5)
+    assert not np.allclose(second_to_last, last, atol=1e-3)
+    np.testing.assert_allclose(
+        embed_sentences(tiny_encoder, texts, pooling="mean", layer=-2, device="cpu"), pooled, rtol=1e-4, atol=1e-5
+    )

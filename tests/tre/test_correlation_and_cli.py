@@ -23,6 +23,19 @@ def test_correlate_sign_p_value_and_constant_column():
     assert np.isnan(rows[1]["spearman_rho"])  # a constant score has no rank correlation
 
 
+def test_correlate_is_spearman_not_pearson():
+    # monotone but far from linear: ranks agree perfectly, Pearson's r would be about 0.73
+    tre = [1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+    (row,) = correlate("enc", tre, {"wns": [1.0, 2.0, 3.0, 4.0, 5.0, 1000.0]})
+    assert row["spearman_rho"] == pytest.approx(1.0)
+
+
+def test_mean_tre_is_the_mean_not_the_median():
+    # skewed errors: mean 2.08, median 0.1
+    (row,) = correlate("enc", [0.1, 0.1, 0.1, 0.1, 10.0], {"wns": [1.0, 2.0, 3.0, 4.0, 5.0]})
+    assert row["mean_tre"] == pytest.approx(2.08)
+
+
 def test_scatter_figure_is_a_png(tmp_path):
     import pandas as pd
 

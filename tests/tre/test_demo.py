@@ -1,16 +1,29 @@
 """The TRE part of the demo run (conftest.demo_run)."""
 
+import numpy as np
 import pandas as pd
 import pytest
 
 pytestmark = pytest.mark.demo
 
 
-def test_both_encoders_have_a_correlation_per_score(demo_run):
+def test_every_setting_has_encoder_and_baseline_rows_with_partial_correlations(demo_run):
     table = pd.read_csv(demo_run.workdir / "results" / "tables" / "tre" / "table2.tsv", sep="\t")
-    assert set(zip(table["encoder"], table["score"])) == {
-        (encoder, score) for encoder in ("minilm", "tiny_random") for score in ("wns", "ti")
+    assert set(zip(table["setting"], table["encoder"], table["targets"], table["score"])) == {
+        (setting, encoder, targets, score)
+        for setting in ("paper", "held_out")
+        for encoder in ("minilm", "tiny_random")
+        for targets in ("encoder", "random")
+        for score in ("wns", "ti")
     }
     assert table["p_value"].between(0, 1).all() and table["spearman_rho"].between(-1, 1).all()
-    tre = table.groupby("encoder")["mean_tre"].first()
+    assert np.isfinite(table["partial_rho"]).all() and table["partial_rho"].between(-1, 1).all()
+    paper = table[(table["setting"] == "paper") & (table["targets"] == "encoder")]
+    tre = paper.groupby("encoder")["mean_tre"].first()
     assert tre["minilm"] > tre["tiny_random"], "a mean-pooled random encoder is nearly additive"
+    minilm = table[(table["encoder"] == "minilm") & (table["targets"] == "encoder") & (table["score"] == "wns")]
+    assert set(minilm["paper_encoder"]) == {"USE Transformer"}
+    assert (minilm[minilm["setting"] == "paper"]["paper_rho"] == -0.168).all()
+    held_out = table[(table["setting"] == "held_out") & (table["score"] == "wns")].set_index(["encoder", "targets"])
+    # random vectors of unseen sentences cannot be composed from primitives fitted on other phrases
+    assert held_out.loc[("minilm", "random"), "mean_tre"] > 0.5

@@ -9,6 +9,7 @@ import torch
 from natcomp.sst import parse_sst_tree
 from natcomp.trees import parse_tree
 from natcomp.tre import TreeTable, TreSettings, tree_reconstruction_error
+from natcomp.tre.reconstruction import UNKNOWN, held_out_reconstruction_error
 from natcomp.tre.reconstruction import _Composer, _DeviceTable
 
 WORDS = ["good", "bad", "film", "plot", "not", "very", "the", "is", "dull", "fun", "a", "but"]
@@ -60,6 +61,34 @@ def test_batched_composition_equals_tree_by_tree(composition):
     for row, tree in zip(batched, trees):
         expected = compose_recursively(tree, vectors, left, right, bias, composition == "linear")
         np.testing.assert_allclose(row, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_linear_composition_gradients_equal_autograd_through_the_levels():
+    # the hand-written backward pass against autograd over a plain level-by-level forward pass
+    trees = random_trees(25, seed=11) + [parse_tree("(2 (2 a) (2 film) (2 (2 not) (2 fun) (2 but)))")]
+    table = TreeTable.build(trees)
+    on_device = _DeviceTable.of(table, torch.device("cpu"))
+    torch.manual_seed(0)
+    composer = _Composer(len(table.vocabulary), 4, TreSettings(composition="linear")).double()
+    with torch.no_grad():
+        composer.left.add_(0.3 * torch.randn(4, 4, dtype=torch.float64))
+        composer.right.add_(0.3 * torch.randn(4, 4, dtype=torch.float64))
+        composer.bias.add_(0.1)
+    weights = torch.randn(len(trees), 4, dtype=torch.float64)
+
+    def reference():
+        nodes = composer.primitives(on_device.leaf_words)
+        for left, right in on_device.levels:
+            composed = nodes[left] @ composer.left.T + nodes[right] @ composer.right.T + composer.bias
+            nodes = torch.cat([nodes, composed])
+        return nodes[on_device.roots]
+
+    parameters = [composer.primitives.weight, composer.left, composer.right, composer.bias]
+    expected = torch.autograd.grad((reference() * weights).sum(), parameters)
+    got = torch.autograd.grad((composer(on_device) * weights).sum(), parameters)
+    for mine, theirs in zip(got, expected):
+        torch.testing.assert_close(mine, theirs)
+    torch.testing.assert_close(composer(on_device), reference())
 
 
 def test_levels_are_height_ordered_and_roots_point_into_the_table():
@@ -118,3 +147,44 @@ def test_bad_arguments():
         tree_reconstruction_error(np.zeros((2, 4)), trees)
     with pytest.raises(ValueError, match="composition"):
         TreSettings(composition="multiply")
+
+
+def test_held_out_errors_tell_additive_targets_from_random_ones():
+    # primitives fitted on training phrases; errors on other trees, nothing refitted
+    trees = random_trees(400, seed=8)
+    table = TreeTable.build(trees)
+    rng = np.random.default_rng(2)
+    vectors = {word: rng.normal(size=12) for word in table.vocabulary}
+    additive = np.stack([sum(vectors[w] for w in tree.leaves()) for tree in trees])
+    settings = TreSettings(steps=200)
+    planted = held_out_reconstruction_error(additive[:300], trees[:300], additive[300:], trees[300:], settings)
+    random_targets = rng.normal(size=additive.shape)
+    noise = held_out_reconstruction_error(
+        random_targets[:300], trees[:300], random_targets[300:], trees[300:], settings
+    )
+    assert planted.errors.shape == (100,) and planted.unknown_share == 0.0
+    assert planted.errors.mean() < 0.05
+    assert noise.errors.mean() > 0.5  # random targets of unseen sentences cannot be composed
+    assert noise.training_error < noise.errors.mean()
+
+
+def test_held_out_unseen_and_rare_words_share_the_unknown_vector():
+    train = [parse_sst_tree("(2 (2 good) (2 film))"), parse_sst_tree("(2 (2 good) (2 plot))")]
+    held_out = [parse_sst_tree("(2 (2 good) (2 story))")]
+    result = held_out_reconstruction_error(
+        np.ones((2, 3)), train, np.ones((1, 3)), held_out, TreSettings(steps=5), min_count=2
+    )
+    assert result.vocabulary == ["good", UNKNOWN]  # film and plot occur once: rare
+    assert result.unknown_share == pytest.approx(0.5)
+
+
+def test_cosine_distance_is_torchs_written_out():
+    from natcomp.tre.reconstruction import _cosine_distance
+
+    rng = np.random.default_rng(0)
+    a = torch.as_tensor(rng.normal(size=(6, 5)) * np.array([[1], [10], [0.1], [1], [1], [0]]), dtype=torch.float32)
+    b = torch.as_tensor(rng.normal(size=(6, 5)), dtype=torch.float32)
+    b[3] = -2 * a[3]  # opposite: distance 2
+    expected = 1 - torch.nn.functional.cosine_similarity(a, b, dim=1)
+    torch.testing.assert_close(_cosine_distance(a, b), expected)
+    assert float(_cosine_distance(a, b)[3]) == pytest.approx(2.0) and float(_cosine_distance(a, b)[5]) == 1.0

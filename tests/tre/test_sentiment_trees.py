@@ -104,3 +104,10 @@ def test_real_sst_leaf_with_a_space_is_one_word():
     assert len(trees) == 8544
     assert "8\u00a01/2" in trees[4341].leaves()
     assert tree_impurity(trees[4341]) >= 0 and weighted_node_switching(trees[4341]) >= 0
+
+
+def test_tree_impurity_is_an_absolute_difference_when_the_root_is_below_the_mean():
+    # labels 0, 2, 2: mean 4/3 above the root's 0; without abs() TI would be -4/3
+    assert tree_impurity("(0 (2 a) (2 b))") == pytest.approx(4 / 3)
+    # and above the mean: labels 4, 2, 2, mean 8/3
+    assert tree_impurity("(4 (2 a) (2 b))") == pytest.approx(4 / 3)

@@ -3,7 +3,8 @@ length-sorted batched inference, fine-tuning, atomic saving and tiny test models
 
 Used by the NonCompSST, PLANE, PSS and TRE families; sequence-to-sequence translation
 models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (devices,
-finding, checking and loading models, tiny models), ``inference``, ``training``,
+finding, checking and loading models, tiny models), ``inference``, ``embedding`` (text files
+embedded by an encoder named in config: PSS and TRE), ``training``,
 ``seq2seq`` and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
 """
 
@@ -11,6 +12,14 @@ from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
 
+from natcomp.hf.embedding import (  # noqa: E402
+    EncoderSpec,
+    build_tiny_encoder,
+    embed_text_files,
+    embed_text_sets,
+    embed_texts,
+    read_text_columns,
+)
 from natcomp.hf.inference import (  # noqa: E402
     POOLINGS,
     TextInput,
@@ -58,6 +67,12 @@ from natcomp.hf.training import (  # noqa: E402
 )
 
 __all__ = [
+    "EncoderSpec",
+    "build_tiny_encoder",
+    "embed_text_files",
+    "embed_text_sets",
+    "embed_texts",
+    "read_text_columns",
     "POOLINGS",
     "SCHEDULERS",
     "SEQ2SEQ_SCHEDULES",

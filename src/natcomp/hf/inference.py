@@ -120,8 +120,9 @@ def encode(
     max_length: int = 128,
     device: torch.device | str | None = None,
     normalize: bool = False,
+    layer: int = -1,
 ) -> np.ndarray:
-    """Sentence embeddings ``[len(texts), hidden]`` (float32) from a model's last layer.
+    """Sentence embeddings ``[len(texts), hidden]`` (float32) from one of a model's layers.
 
     ``pooling="cls"`` takes the first token's vector; ``"mean"`` averages the vectors of the
     real tokens (the attention mask excludes padding, so a text gets the same embedding
@@ -129,18 +130,25 @@ def encode(
     sentence-transformers' all-MiniLM-L6-v2 does after mean pooling). Works for bare
     encoders (``last_hidden_state``) and for task models (asked for ``hidden_states``).
     ``device`` None runs where the model is; otherwise the model is moved there.
+    ``layer`` picks the hidden states pooled, counted like ``hidden_states`` (0 the
+    embedding layer, -1 the last layer, -2 the second-to-last: bert-as-service's default).
     """
     if pooling not in POOLINGS:
         raise ConfigError("pooling", f"'{pooling}' is not a pooling; expected one of {', '.join(POOLINGS)}")
+    layers = getattr(model.config, "num_hidden_layers", None)
+    if layers is not None and not -(layers + 1) <= layer <= layers:
+        raise ConfigError(
+            "layer", f"{layer} is not a layer of this model; expected -{layers + 1} to {layers} (-1: the last)"
+        )
     width = model.config.hidden_size
 
     def compute(batch_texts):
         batch = tokenize(tokenizer, batch_texts, max_length)
         inputs = model_inputs(model, batch, run_device)
-        output = model(**inputs) if _has_last_hidden_state(model) else model(**inputs, output_hidden_states=True)
-        hidden = output_field(output, "last_hidden_state")
-        if hidden is None:
-            hidden = output_field(output, "hidden_states")[-1]
+        if layer == -1 and _has_last_hidden_state(model):
+            hidden = output_field(model(**inputs), "last_hidden_state")
+        else:
+            hidden = output_field(model(**inputs, output_hidden_states=True), "hidden_states")[layer]
         if pooling == "cls":
             pooled = hidden[:, 0]
         else:

@@ -114,21 +114,29 @@ def predict_head(head: torch.nn.Module, embeddings: np.ndarray) -> np.ndarray:
 
 
 class EncoderClassifier(torch.nn.Module):
-    """An encoder, pooling of its last layer (``cls`` or ``mean``) and a head: the FT model.
+    """An encoder, pooling of one of its layers (``cls`` or ``mean``; ``layer`` -1: the last) and a head: the FT model.
 
     Fulfils :mod:`natcomp.hf.training`'s contract: ``forward(input_ids, attention_mask,
     token_type_ids=None, labels=None)`` returns ``{"loss", "logits"}``.
     """
 
-    def __init__(self, encoder: torch.nn.Module, head: torch.nn.Module, pooling: str, normalize: bool = False):
+    def __init__(
+        self, encoder: torch.nn.Module, head: torch.nn.Module, pooling: str, normalize: bool = False, layer: int = -1
+    ):
         super().__init__()
         if pooling not in ("cls", "mean"):
             raise ValueError(f"pooling must be cls or mean, not {pooling!r}")
-        self.encoder, self.head, self.pooling, self.normalize = encoder, head, pooling, normalize
+        self.encoder, self.head, self.pooling, self.normalize, self.layer = encoder, head, pooling, normalize, layer
 
     def forward(self, input_ids, attention_mask, token_type_ids=None, labels=None):
         extra = {} if token_type_ids is None else {"token_type_ids": token_type_ids}
-        hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask, **extra).last_hidden_state
+        if self.layer == -1:
+            hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask, **extra).last_hidden_state
+        else:  # the layer the frozen embeddings pool (natcomp.hf.encode's ``layer``)
+            output = self.encoder(
+                input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True, **extra
+            )
+            hidden = output.hidden_states[self.layer]
         if self.pooling == "cls":
             pooled = hidden[:, 0]
         else:
@@ -147,26 +155,17 @@ def embed_sentences(
     *,
     pooling: str,
     normalize: bool = False,
+    layer: int = -1,
     batch_size: int = 64,
     max_length: int = 128,
     device: str = "auto",
     key: str = "model",
 ) -> np.ndarray:
-    """Embeddings ``[n, hidden]`` of ``sentences`` by a Hugging Face encoder (name, shipped name or path)."""
+    """Embeddings ``[n, hidden]`` of ``sentences`` by a Hugging Face encoder (:func:`natcomp.hf.embed_texts`)."""
     from natcomp import hf
 
-    hf.check_model_available(model, key)
-    encoder, tokenizer = hf.load_encoder(model, key), hf.load_tokenizer(model, key)
-    return hf.encode(
-        encoder,
-        tokenizer,
-        list(sentences),
-        pooling=pooling,
-        normalize=normalize,
-        batch_size=batch_size,
-        max_length=max_length,
-        device=hf.device(device),
-    )
+    spec = hf.EncoderSpec(model, pooling, normalize, layer)
+    return hf.embed_texts(spec, sentences, batch_size=batch_size, max_length=max_length, device=device, key=key)
 
 
 def fine_tune_encoder(
@@ -178,6 +177,7 @@ def fine_tune_encoder(
     *,
     pooling: str,
     normalize: bool = False,
+    layer: int = -1,
     key: str = "model",
     log: logging.Logger | None = None,
 ):
@@ -193,7 +193,7 @@ def fine_tune_encoder(
     torch.manual_seed(settings.seed)
     classes = max(int(max(labels)) + 1, 2)
     classifier = EncoderClassifier(
-        encoder, make_head(head_kind, encoder.config.hidden_size, classes), pooling, normalize
+        encoder, make_head(head_kind, encoder.config.hidden_size, classes), pooling, normalize, layer
     )
     result = hf.fine_tune_classifier(classifier, tokenizer, list(texts), list(labels), settings=settings, log=log)
     return result.model, tokenizer

@@ -17,10 +17,12 @@ import numpy as np
 from natcomp.errors import InputError
 from natcomp.files import read_lines
 from natcomp.pss.classifiers import HeadSettings, predict_head, train_head
-from natcomp.pss.pairs import Pair
+from natcomp.pss.pairs import Pair, prepare_sentence
 from natcomp.pss.scoring import polarity_sensitivity, relative_pss
 
 __all__ = [
+    "DIRECTIONS",
+    "SCORE_COLUMNS",
     "SET_COLUMNS",
     "TABLE_COLUMNS",
     "LabelledSentences",
@@ -35,8 +37,10 @@ __all__ = [
     "write_sets",
 ]
 
-#: Columns of the PSS table (Table 1).
-TABLE_COLUMNS = ("encoder", "head", "mode", "accuracy", "pss", "relative_pss", "pairs", "test_sentences")
+#: Columns of one score file (encoder x head x mode), one row per pair direction.
+SCORE_COLUMNS = ("encoder", "head", "mode", "direction", "accuracy", "pss", "relative_pss", "pairs", "test_sentences")
+#: Columns of the PSS tables: a score row and the paper's figures of the encoder it stands in for.
+TABLE_COLUMNS = SCORE_COLUMNS + ("paper_encoder", "paper_accuracy", "paper_pss", "paper_relative_pss")
 
 
 @dataclass
@@ -80,23 +84,45 @@ class PairSentences:
         return self.originals + self.rewrites
 
 
+#: Pair directions by the label of the originals: reference.0 holds negative originals
+#: rewritten positive (the paper's direction, Table 3), reference.1 the reverse.
+DIRECTIONS = {0: "neg_to_pos", 1: "pos_to_neg"}
+
+
 def score_predictions(
     test_labels: np.ndarray,
     test_predictions: np.ndarray,
     pairs: PairSentences,
     original_predictions: np.ndarray,
     rewrite_predictions: np.ndarray,
-) -> dict[str, float | int]:
-    """Accuracy, PSS and relative PSS (percent) of one classifier's predictions."""
+) -> list[dict[str, object]]:
+    """Accuracy, PSS and relative PSS (percent) of one classifier, one row per pair direction.
+
+    PSS is taken separately on the pairs of each direction (:data:`DIRECTIONS`, in that
+    order; a direction without pairs has no row); the accuracy is the same in both rows.
+    """
     accuracy = 100.0 * float(np.mean(np.asarray(test_predictions) == np.asarray(test_labels)))
-    score = polarity_sensitivity(pairs.original_labels, original_predictions, rewrite_predictions)
-    return {
-        "accuracy": accuracy,
-        "pss": score.pss,
-        "relative_pss": relative_pss(score.pss, accuracy),
-        "pairs": score.pairs,
-        "test_sentences": len(test_labels),
-    }
+    labels = np.asarray(pairs.original_labels)
+    originals, rewrites = np.asarray(original_predictions), np.asarray(rewrite_predictions)
+    if not set(labels.tolist()) <= set(DIRECTIONS):
+        raise ValueError(f"original labels must be 0 or 1, got {sorted(set(labels.tolist()))}")
+    rows = []
+    for label, direction in DIRECTIONS.items():
+        chosen = labels == label
+        if not chosen.any():
+            continue
+        score = polarity_sensitivity(labels[chosen], originals[chosen], rewrites[chosen])
+        rows.append(
+            {
+                "direction": direction,
+                "accuracy": accuracy,
+                "pss": score.pss,
+                "relative_pss": relative_pss(score.pss, accuracy),
+                "pairs": score.pairs,
+                "test_sentences": len(test_labels),
+            }
+        )
+    return rows
 
 
 def evaluate_frozen(
@@ -110,7 +136,7 @@ def evaluate_frozen(
     settings: HeadSettings,
     *,
     log: logging.Logger | None = None,
-) -> dict[str, float | int]:
+) -> list[dict[str, object]]:
     """FB mode: train ``head`` on frozen embeddings; score it on the test set and the pairs.
 
     ``pair_embeddings`` are those of ``pairs.sentences`` (originals, then rewrites).
@@ -135,13 +161,22 @@ def evaluate_fine_tuned(
     *,
     pooling: str,
     normalize: bool = False,
+    layer: int = -1,
     log: logging.Logger | None = None,
-) -> dict[str, float | int]:
+) -> list[dict[str, object]]:
     """FT mode: fine-tune ``model`` with a fresh ``head`` (``settings``: :class:`natcomp.hf.FineTuneSettings`); score it."""
     from natcomp.pss.classifiers import fine_tune_encoder, predict_texts
 
     classifier, tokenizer = fine_tune_encoder(
-        model, head, train.texts, train.labels.tolist(), settings, pooling=pooling, normalize=normalize, log=log
+        model,
+        head,
+        train.texts,
+        train.labels.tolist(),
+        settings,
+        pooling=pooling,
+        normalize=normalize,
+        layer=layer,
+        log=log,
     )
     batch = {"batch_size": settings.batch_size, "max_length": settings.max_length}
     n = len(pairs.originals)
@@ -171,6 +206,10 @@ def _subsample(sentences: LabelledSentences, per_label: int | None, seed: int) -
     return LabelledSentences([sentences.texts[i] for i in keep], sentences.labels[keep])
 
 
+def _prepared(sentences: LabelledSentences) -> LabelledSentences:
+    return LabelledSentences([prepare_sentence(text) for text in sentences.texts], sentences.labels)
+
+
 def write_sets(
     train: Sequence[tuple[str | Path, int]],
     test: Sequence[tuple[str | Path, int]],
@@ -184,13 +223,21 @@ def write_sets(
 
     ``train``/``test``: (file, label) of one-sentence-per-line files (the Yelp
     ``sentiment.*`` files); ``train_per_label`` draws that many training sentences per label
-    (seeded; None: all). ``pairs``: cleaned pairs with their originals' label.
+    (seeded; None: all). ``pairs``: cleaned pairs with their originals' label. Every
+    sentence is prepared one way (:func:`natcomp.pss.pairs.prepare_sentence`: lower-cased
+    Treebank tokens, as the Yelp training sentences and originals already are), so the
+    cased, untokenised human rewrites reach the models like the sentences they were trained on.
     """
     from natcomp.tsv import write_tsv
 
-    train_set = _subsample(read_labelled(train), train_per_label, seed)
-    test_set = read_labelled(test)
+    train_set = _prepared(_subsample(read_labelled(train), train_per_label, seed))
+    test_set = _prepared(read_labelled(test))
     pair_set = PairSentences.of(pairs)
+    pair_set = PairSentences(
+        [prepare_sentence(text) for text in pair_set.originals],
+        [prepare_sentence(text) for text in pair_set.rewrites],
+        pair_set.original_labels,
+    )
     sizes = {}
     for name, labelled in (("train", train_set), ("test", test_set)):
         rows = ({"sentence": text, "label": int(label)} for text, label in zip(labelled.texts, labelled.labels))

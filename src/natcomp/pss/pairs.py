@@ -35,6 +35,7 @@ __all__ = [
     "added_words",
     "clean_pairs",
     "comparison_tokens",
+    "prepare_sentence",
     "read_pairs",
     "write_pairs",
 ]
@@ -98,10 +99,29 @@ def _tokenizer():
     return treebank_word_tokenizer()
 
 
+# PTB quote tokens already in a text: kept as they are (the tokenizer would turn a closing
+# '' at the start of a token run into an opening ``); raw " is converted by the tokenizer.
+_QUOTE_PLACEHOLDERS = {"``": " natcompopenquote ", "''": " natcompclosequote "}
+_QUOTE_TOKENS = {placeholder.strip(): quote for quote, placeholder in _QUOTE_PLACEHOLDERS.items()}
+
+
 @lru_cache(maxsize=8192)  # clean_pairs tokenizes each sentence twice
 def comparison_tokens(sentence: str) -> tuple[str, ...]:
-    """The lower-cased Treebank tokens a sentence is compared by."""
-    return tuple(_tokenizer().tokenize(sentence.lower()))
+    """The lower-cased Penn-Treebank tokens of a sentence: how the Yelp data was prepared.
+
+    Idempotent on prepared text (``it 's`` stays ``it 's``, ``` `` `` and ``''`` stay), so
+    the tokenised originals come out as they are and raw rewrites (``It's great.``) come
+    out as ``it 's great .``.
+    """
+    text = sentence.lower()
+    for quote, placeholder in _QUOTE_PLACEHOLDERS.items():
+        text = text.replace(quote, placeholder)
+    return tuple(_QUOTE_TOKENS.get(token, token) for token in _tokenizer().tokenize(text))
+
+
+def prepare_sentence(sentence: str) -> str:
+    """A sentence as every PSS model sees it: lower-cased Treebank tokens joined by spaces."""
+    return " ".join(comparison_tokens(sentence))
 
 
 def _is_word(token: str) -> bool:

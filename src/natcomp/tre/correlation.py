@@ -1,4 +1,5 @@
-"""Spearman correlation of TRE with the tree scores (paper Table 2) and the TRE-vs-WNS scatter."""
+"""Spearman correlation of TRE with the tree scores (paper Table 2), the partial Spearman correlation
+controlling for sentence length, and the TRE-vs-WNS scatter."""
 
 from __future__ import annotations
 
@@ -11,18 +12,73 @@ from scipy import stats
 
 from natcomp.files import atomic_path
 
-__all__ = ["CORRELATION_COLUMNS", "correlate", "scatter_figure"]
+__all__ = [
+    "CORRELATION_COLUMNS",
+    "PAPER_TABLE2",
+    "TABLE2_COLUMNS",
+    "correlate",
+    "partial_spearman",
+    "scatter_figure",
+    "table2_rows",
+]
+
+#: Spearman's rho of TRE and WNS per encoder, the paper's Table 2 (typed from the paper).
+PAPER_TABLE2 = {"BERT": -0.1997, "ELMo": -0.344, "USE DAN": -0.485, "USE Transformer": -0.168}
 
 #: Columns of the correlation table (one row per encoder and tree score).
-CORRELATION_COLUMNS = ("encoder", "score", "spearman_rho", "p_value", "sentences", "mean_tre")
+CORRELATION_COLUMNS = (
+    "encoder",
+    "score",
+    "spearman_rho",
+    "p_value",
+    "partial_rho",
+    "partial_p_value",
+    "sentences",
+    "mean_tre",
+)
 
 
-def correlate(encoder: str, tre: Sequence[float], scores: Mapping[str, Sequence[float]]) -> list[dict[str, object]]:
+def partial_spearman(x: Sequence[float], y: Sequence[float], control: Sequence[float]) -> tuple[float, float]:
+    """Partial Spearman correlation of ``x`` and ``y`` controlling for ``control``, and its p-value.
+
+    The partial correlation of the ranks (average ranks for ties):
+    ``(r_xy - r_xz r_yz) / sqrt((1 - r_xz^2) (1 - r_yz^2))`` with Spearman's r of each pair;
+    two-sided p-value from Student's t with n - 3 degrees of freedom. NaN when a column is
+    constant or fewer than 4 values are given.
+    """
+    columns = [np.asarray(column, dtype=float) for column in (x, y, control)]
+    if len({column.shape for column in columns}) != 1 or columns[0].ndim != 1:
+        raise ValueError("x, y and control must be 1-d and of the same length")
+    n = columns[0].size
+    if n < 4 or any(np.ptp(column) == 0 for column in columns):
+        return float("nan"), float("nan")
+    ranks = [stats.rankdata(column) for column in columns]
+    r_xy, r_xz, r_yz = (float(np.corrcoef(ranks[a], ranks[b])[0, 1]) for a, b in ((0, 1), (0, 2), (1, 2)))
+    denominator = np.sqrt((1 - r_xz**2) * (1 - r_yz**2))
+    if denominator == 0:
+        return float("nan"), float("nan")
+    rho = float(np.clip((r_xy - r_xz * r_yz) / denominator, -1.0, 1.0))
+    if abs(rho) == 1.0:
+        return rho, 0.0
+    t = rho * np.sqrt((n - 3) / (1 - rho**2))
+    return rho, float(2 * stats.t.sf(abs(t), n - 3))
+
+
+def correlate(
+    encoder: str,
+    tre: Sequence[float],
+    scores: Mapping[str, Sequence[float]],
+    *,
+    control: Sequence[float] | None = None,
+) -> list[dict[str, object]]:
     """Spearman's rho (and its two-sided p-value) of TRE with each tree score, and the mean TRE.
 
     A negative rho means: sentences whose labels compose less simply (higher WNS) are
     reconstructed less well by composing word vectors; the paper reads a more negative
     rho as a more compositional encoder. A constant column gives rho = NaN (undefined).
+    With ``control`` (sentence length in words), ``partial_rho``/``partial_p_value`` are the
+    partial Spearman correlation of TRE and the score with length held fixed
+    (:func:`partial_spearman`); without it they are NaN.
     """
     tre = np.asarray(tre, dtype=float)
     rows = []
@@ -35,16 +91,48 @@ def correlate(encoder: str, tre: Sequence[float], scores: Mapping[str, Sequence[
         else:
             result = stats.spearmanr(tre, values)
             rho, p_value = float(result.statistic), float(result.pvalue)
+        partial = (float("nan"), float("nan")) if control is None else partial_spearman(tre, values, control)
         rows.append(
             {
                 "encoder": encoder,
                 "score": name,
                 "spearman_rho": rho,
                 "p_value": p_value,
+                "partial_rho": partial[0],
+                "partial_p_value": partial[1],
                 "sentences": int(tre.size),
                 "mean_tre": float(tre.mean()),
             }
         )
+    return rows
+
+
+#: Table 2's columns: one row per setting, encoder, targets (the encoder's or random) and score.
+TABLE2_COLUMNS = ("setting", "encoder", "targets", "paper_encoder", "paper_rho") + CORRELATION_COLUMNS[1:]
+
+
+def table2_rows(
+    setting: str, encoder: str, scores: pd.DataFrame, stands_in_for: str | None = None
+) -> list[dict[str, object]]:
+    """Table 2 rows of one encoder's ``scores`` table (columns ``tre``, ``tre_random``, ``wns``,
+    ``ti``, ``words``): the encoder's TRE and the random-vector baseline's, each correlated with
+    WNS and TI, with the partial correlation controlling for length in words. The paper's rho
+    (WNS, encoder row) stands beside the encoder it stands in for."""
+    scores_by_name = {name: scores[name].astype(float) for name in ("wns", "ti")}
+    length = scores["words"].astype(float)
+    rows = []
+    for targets, column in (("encoder", "tre"), ("random", "tre_random")):
+        for row in correlate(encoder, scores[column].astype(float), scores_by_name, control=length):
+            paper = targets == "encoder" and row["score"] == "wns" and stands_in_for
+            rows.append(
+                {
+                    "setting": setting,
+                    "targets": targets,
+                    "paper_encoder": stands_in_for or "",
+                    "paper_rho": PAPER_TABLE2.get(stands_in_for) if paper else None,
+                    **row,
+                }
+            )
     return rows
 
 

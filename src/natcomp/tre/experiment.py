@@ -3,8 +3,10 @@
 Tables (unquoted TSV):
 
 ``sentences``: ``split``, ``index`` (1-based line in the split's file), ``sentence`` (the text an
-encoder reads), ``ti``, ``wns``.
-``scores`` (per encoder): the ``sentences`` columns and ``tre``.
+encoder reads), ``words`` (the tree's leaves: sentence length), ``ti``, ``wns``.
+``scores`` (per encoder): the ``sentences`` columns, ``tre`` (the encoder's embeddings as targets)
+and ``tre_random`` (the random-vector baseline: Gaussian targets of the same shape, fitted over the
+same trees with the same settings).
 """
 
 from __future__ import annotations
@@ -17,14 +19,27 @@ import numpy as np
 import pandas as pd
 
 from natcomp.errors import InputError
-from natcomp.tre.reconstruction import TreSettings, tree_reconstruction_error
+from natcomp.tre.reconstruction import TreSettings, held_out_reconstruction_error, tree_reconstruction_error
 from natcomp.tre.sentiment_trees import read_sentiment_trees, sentence_text, tree_impurity, weighted_node_switching
 from natcomp.trees import Tree
 
-__all__ = ["SENTENCE_COLUMNS", "SCORE_COLUMNS", "load_trees", "load_embeddings", "score_trees", "fit_scores"]
+__all__ = [
+    "PHRASE_COLUMNS",
+    "SENTENCE_COLUMNS",
+    "SCORE_COLUMNS",
+    "fit_scores",
+    "held_out_scores",
+    "load_embeddings",
+    "load_trees",
+    "random_targets",
+    "score_trees",
+    "training_phrases",
+]
 
-SENTENCE_COLUMNS = ("split", "index", "sentence", "ti", "wns")
-SCORE_COLUMNS = SENTENCE_COLUMNS + ("tre",)
+SENTENCE_COLUMNS = ("split", "index", "sentence", "words", "ti", "wns")
+SCORE_COLUMNS = SENTENCE_COLUMNS + ("tre", "tre_random")
+#: The held-out setting's training targets: one row per distinct phrase.
+PHRASE_COLUMNS = ("sentence",)
 
 
 def load_trees(
@@ -76,6 +91,7 @@ def score_trees(trees: Sequence[tuple[str, int, Tree]]) -> pd.DataFrame:
             "split": split,
             "index": index,
             "sentence": sentence_text(tree),
+            "words": len(tree.leaves()),
             "ti": tree_impurity(tree),
             "wns": weighted_node_switching(tree),
         }
@@ -84,24 +100,110 @@ def score_trees(trees: Sequence[tuple[str, int, Tree]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=list(SENTENCE_COLUMNS))
 
 
+def random_targets(shape: tuple[int, int], seed: int) -> np.ndarray:
+    """The random-vector baseline's targets: independent N(0, 1) entries (float32), seeded."""
+    return np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
+
+
 def fit_scores(
     trees: Sequence[tuple[str, int, Tree]],
     embeddings: np.ndarray,
     settings: TreSettings,
     *,
+    baseline: bool = False,
     log: logging.Logger | None = None,
 ) -> pd.DataFrame:
-    """The ``scores`` table: TRE of each sentence's embedding (row i for tree i) next to TI and WNS."""
+    """The ``scores`` table: TRE of each sentence's embedding (row i for tree i) next to TI and WNS.
+
+    With ``baseline``, the column ``tre_random`` is the TRE of random Gaussian vectors of the
+    embeddings' shape (seed ``settings.seed``) over the same trees (the workflow always adds it).
+    """
     if len(embeddings) != len(trees):
         raise ValueError(f"{len(embeddings)} embeddings for {len(trees)} trees; expected one per tree, same order")
-    result = tree_reconstruction_error(embeddings, [tree for _, _, tree in trees], settings, log=log)
+    just_trees = [tree for _, _, tree in trees]
     table = score_trees(trees)
-    table["tre"] = result.errors
-    if log is not None:
-        log.info(
-            "TRE: %d sentences, %d word types, final mean cosine distance %.4f",
-            len(trees),
-            len(result.vocabulary),
-            float(result.errors.mean()),
+    for column, targets in (
+        ("tre", embeddings),
+        ("tre_random", random_targets(np.shape(embeddings), settings.seed) if baseline else None),
+    ):
+        if targets is None:
+            continue
+        result = tree_reconstruction_error(targets, just_trees, settings, log=log)
+        table[column] = result.errors
+        if log is not None:
+            log.info(
+                "TRE (%s): %d sentences, %d word types, final mean cosine distance %.4f",
+                "encoder" if column == "tre" else "random baseline",
+                len(trees),
+                len(result.vocabulary),
+                float(result.errors.mean()),
+            )
+    return table
+
+
+def training_phrases(trees: Sequence[Tree]) -> list[Tree]:
+    """Every labelled node of ``trees`` (words, inner phrases, roots) as a tree of its own, one
+    per distinct text (:func:`sentence_text`), in order of first occurrence: the held-out
+    setting's training targets."""
+    seen: set[str] = set()
+    phrases = []
+    for tree in trees:
+        for node in tree.subtrees():
+            text = sentence_text(node)
+            if text not in seen:
+                seen.add(text)
+                phrases.append(node)
+    return phrases
+
+
+def held_out_scores(
+    train_trees: Sequence[Tree],
+    phrase_embeddings: np.ndarray,
+    eval_trees: Sequence[tuple[str, int, Tree]],
+    eval_embeddings: np.ndarray,
+    settings: TreSettings,
+    *,
+    min_count: int = 2,
+    baseline: bool = True,
+    log: logging.Logger | None = None,
+) -> pd.DataFrame:
+    """The held-out setting's ``scores`` table for ``eval_trees``.
+
+    The primitives are fitted on every distinct phrase of ``train_trees``
+    (:func:`training_phrases`, row i of ``phrase_embeddings`` for phrase i) and the TRE of
+    each evaluated sentence is the distance of its composition to its embedding
+    (:func:`natcomp.tre.reconstruction.held_out_reconstruction_error`). With ``baseline``,
+    ``tre_random`` does the same with random Gaussian vectors in place of every phrase's and
+    sentence's embedding (seeds ``settings.seed`` and ``settings.seed + 1``).
+    """
+    phrases = training_phrases(train_trees)
+    if len(phrase_embeddings) != len(phrases):
+        raise ValueError(f"{len(phrase_embeddings)} phrase embeddings for {len(phrases)} distinct training phrases")
+    if len(eval_embeddings) != len(eval_trees):
+        raise ValueError(f"{len(eval_embeddings)} embeddings for {len(eval_trees)} evaluated trees")
+    evaluated = [tree for _, _, tree in eval_trees]
+    table = score_trees(eval_trees)
+    targets = {"tre": (phrase_embeddings, eval_embeddings)}
+    if baseline:
+        targets["tre_random"] = (
+            random_targets(np.shape(phrase_embeddings), settings.seed),
+            random_targets(np.shape(eval_embeddings), settings.seed + 1),
         )
+    for column, (train_targets, eval_targets) in targets.items():
+        result = held_out_reconstruction_error(
+            train_targets, phrases, eval_targets, evaluated, settings, min_count=min_count, log=log
+        )
+        table[column] = result.errors
+        if log is not None:
+            log.info(
+                "held-out TRE (%s): %d training phrases (mean TRE %.4f), %d word types; %d evaluated sentences "
+                "(mean TRE %.4f, %.1f%% of their words unknown)",
+                "encoder" if column == "tre" else "random baseline",
+                len(phrases),
+                result.training_error,
+                len(result.vocabulary),
+                len(evaluated),
+                float(result.errors.mean()),
+                100 * result.unknown_share,
+            )
     return table

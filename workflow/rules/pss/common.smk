@@ -1,8 +1,16 @@
 # PSS family: config shortcuts, input functions and the family's final outputs.
+from natcomp.pss.encoders import learning_rate_for
+
 PSS = config["pss"]
 PSS_ENCODERS = list(PSS["encoders"])
 PSS_HEADS = list(PSS["heads"])
 PSS_SETS = ("train", "test", "pairs")
+# the columns of each set's TSV that are embedded, in turn (pairs: originals, then rewrites)
+PSS_SET_COLUMNS = {
+    "train": ["sentence"],
+    "test": ["sentence"],
+    "pairs": ["original", "rewrite"],
+}
 PSS_YELP = {
     "sentiment.train.0": "sentiment_train_0",
     "sentiment.train.1": "sentiment_train_1",
@@ -59,6 +67,20 @@ def pss_tiny(wildcards):
     return pss_encoder(wildcards).get("tiny")
 
 
+def pss_layer(wildcards):
+    return pss_encoder(wildcards).get("layer", -1)
+
+
+def pss_encoder_spec(wildcards):
+    """natcomp.hf.EncoderSpec fields of an encoder, pooled as the path's {pooling} says."""
+    return {
+        "model": pss_model(wildcards),
+        "pooling": wildcards.pooling,
+        "normalize": pss_normalize(wildcards),
+        "layer": pss_layer(wildcards),
+    }
+
+
 def pss_frozen_embeddings(wildcards):
     pooling = pss_pooling(wildcards)
     return {
@@ -67,12 +89,21 @@ def pss_frozen_embeddings(wildcards):
     }
 
 
+def pss_frozen_settings(wildcards):
+    """HeadSettings fields; the encoder's learning rate (the paper's, per encoder) if it has one."""
+    settings = dict(PSS["frozen"])
+    settings["learning_rate"] = learning_rate_for(
+        pss_encoder(wildcards), "fb", PSS["frozen"]["learning_rate"]
+    )
+    return settings
+
+
 def pss_fine_tune_settings(wildcards):
-    """hf.FineTuneSettings fields; an encoder's own learning rate overrides the shared one."""
+    """hf.FineTuneSettings fields; the encoder's own learning rate overrides the shared one."""
     settings = dict(PSS["fine_tune"])
-    own = pss_encoder(wildcards).get("fine_tune_learning_rate")
-    if own is not None:
-        settings["learning_rate"] = own
+    settings["learning_rate"] = learning_rate_for(
+        pss_encoder(wildcards), "ft", PSS["fine_tune"]["learning_rate"]
+    )
     return settings
 
 
@@ -88,7 +119,13 @@ def pss_score_files():
 def pss_final_outputs():
     if not PSS["enabled"]:
         return []
-    return ["results/tables/pss/table1.tsv", "results/tables/pss/cleaning.tsv"]
+    return [
+        "results/tables/pss/table1.tsv",
+        "results/tables/pss/table1_pos_to_neg.tsv",
+        "results/tables/pss/table1.html",
+        "results/tables/pss/table1_pos_to_neg.html",
+        "results/tables/pss/cleaning.tsv",
+    ]
 
 
 FINAL_OUTPUTS["pss"] = pss_final_outputs

@@ -45,7 +45,7 @@ rule pss_sets:
 
 rule pss_tiny_encoder:
     input:
-        expand("results/pss/sets/{name}.tsv", name=PSS_SETS),
+        texts=expand("results/pss/sets/{name}.tsv", name=PSS_SETS),
     output:
         directory("results/pss/models/{encoder}"),
     log:
@@ -56,13 +56,14 @@ rule pss_tiny_encoder:
         "../../../envs/pss.yaml"
     params:
         tiny=pss_tiny,
+        columns=[PSS_SET_COLUMNS[name] for name in PSS_SETS],
     script:
-        "../../scripts/pss/tiny_encoder.py"
+        "../../scripts/tiny_encoder.py"
 
 
 rule pss_embed:
     input:
-        sentences=expand("results/pss/sets/{set}.tsv", set=PSS_SETS),
+        texts=expand("results/pss/sets/{set}.tsv", set=PSS_SETS),
         model=pss_model_input,
     output:
         expand("results/pss/embeddings/{{encoder}}/{{pooling}}/{set}.npy", set=PSS_SETS),
@@ -78,13 +79,12 @@ rule pss_embed:
     resources:
         gpu=1,
     params:
-        sets=PSS_SETS,
-        model=pss_model,
-        normalize=pss_normalize,
+        encoder=pss_encoder_spec,
+        columns=[PSS_SET_COLUMNS[name] for name in PSS_SETS],
         embed=lookup(dpath="pss/embed", within=config),
         key=pss_model_key,
     script:
-        "../../scripts/pss/embed.py"
+        "../../scripts/embed.py"
 
 
 rule pss_frozen:
@@ -105,7 +105,7 @@ rule pss_frozen:
     conda:
         "../../../envs/pss.yaml"
     params:
-        settings=lookup(dpath="pss/frozen", within=config),
+        settings=pss_frozen_settings,
     script:
         "../../scripts/pss/frozen.py"
 
@@ -133,6 +133,7 @@ rule pss_fine_tune:
         model=pss_model,
         pooling=pss_pooling,
         normalize=pss_normalize,
+        layer=pss_layer,
         settings=pss_fine_tune_settings,
         key=pss_model_key,
     script:
@@ -144,12 +145,21 @@ rule pss_table:
         scores=pss_score_files(),
         counts=expand("results/pss/pairs/reference.{label}.counts.tsv", label=(0, 1)),
     output:
-        table=report_table(
+        table1=in_summary(
             "results/tables/pss/table1.tsv",
-            title="Polarity sensitivity per encoder (paper Table 1)",
+            "Polarity sensitivity per encoder, negative -> positive pairs (paper Table 1)",
+        ),
+        table1_pos_to_neg="results/tables/pss/table1_pos_to_neg.tsv",
+        # The report shows the HTML renderings (titled with the cleaning counts).
+        table1_html=report(
+            "results/tables/pss/table1.html",
             caption="../../report/pss/table1.rst",
             category="PSS",
-            summary=True,
+        ),
+        table1_pos_to_neg_html=report(
+            "results/tables/pss/table1_pos_to_neg.html",
+            caption="../../report/pss/table1_pos_to_neg.rst",
+            category="PSS",
         ),
         cleaning=report_table(
             "results/tables/pss/cleaning.tsv",
@@ -163,5 +173,9 @@ rule pss_table:
     localrule: True
     conda:
         "../../../envs/pss.yaml"
+    params:
+        stands_in_for={
+            name: entry.get("stands_in_for") for name, entry in PSS["encoders"].items()
+        },
     script:
         "../../scripts/pss/table.py"

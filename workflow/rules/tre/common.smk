@@ -2,6 +2,13 @@
 TRE = config["tre"]
 TRE_ENCODERS = list(TRE["encoders"])
 TRE_TREES = "results/downloads/tre/sst_ptb"
+TRE_HELD_OUT = TRE["held_out"]["enabled"]
+# The sets each encoder embeds: the measured sentences (the paper's setting) and, for the
+# held-out setting, the distinct training phrases and the evaluated sentences.
+TRE_SETS = {"sst": "results/tre/sentences.tsv"}
+if TRE_HELD_OUT:
+    TRE_SETS["phrases"] = "results/tre/held_out/phrases.tsv"
+    TRE_SETS["held_out"] = "results/tre/held_out/sentences.tsv"
 
 
 def tre_encoder(wildcards):
@@ -34,15 +41,49 @@ def tre_tiny(wildcards):
     return tre_encoder(wildcards).get("tiny")
 
 
-def tre_embeddings(wildcards):
+def tre_encoder_spec(wildcards):
+    """natcomp.hf.EncoderSpec fields of an encoder, pooled as the path's {pooling} says."""
+    return {
+        "model": tre_model(wildcards),
+        "pooling": wildcards.pooling,
+        "normalize": tre_normalize(wildcards),
+        "layer": tre_encoder(wildcards).get("layer", -1),
+    }
+
+
+def tre_embedding(wildcards, name):
     pooling = tre_encoder(wildcards)["pooling"]
-    return f"results/tre/embeddings/{wildcards.encoder}/{pooling}/sst.npy"
+    return f"results/tre/embeddings/{wildcards.encoder}/{pooling}/{name}.npy"
+
+
+def tre_embeddings(wildcards):
+    return tre_embedding(wildcards, "sst")
+
+
+def tre_held_out_embeddings(wildcards):
+    return {
+        "phrases": tre_embedding(wildcards, "phrases"),
+        "held_out": tre_embedding(wildcards, "held_out"),
+    }
+
+
+def tre_score_files(wildcards=None):
+    files = {"paper": expand("results/tre/scores/{encoder}.tsv", encoder=TRE_ENCODERS)}
+    if TRE_HELD_OUT:
+        files["held_out"] = expand(
+            "results/tre/held_out/scores/{encoder}.tsv", encoder=TRE_ENCODERS
+        )
+    return files
 
 
 def tre_final_outputs():
     if not TRE["enabled"]:
         return []
-    return ["results/tables/tre/table2.tsv", "results/figures/tre/tre_vs_wns.png"]
+    return [
+        "results/tables/tre/table2.tsv",
+        "results/tables/tre/table2.html",
+        "results/figures/tre/tre_vs_wns.png",
+    ]
 
 
 FINAL_OUTPUTS["tre"] = tre_final_outputs

@@ -1,7 +1,7 @@
 """FT mode: the encoder fine-tuned with a head; accuracy and PSS."""
 
 from natcomp import hf
-from natcomp.pss.experiment import evaluate_fine_tuned, read_labelled_set, read_pair_set
+from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_fine_tuned, read_labelled_set, read_pair_set
 from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
 
@@ -10,7 +10,7 @@ with logged(snakemake.log[0]) as log:
     pairs = read_pair_set(snakemake.input.pair_set)
     settings = hf.FineTuneSettings.from_config(snakemake.params.settings, "pss.fine_tune")
     hf.check_model_available(snakemake.params.model, snakemake.params.key)
-    row = evaluate_fine_tuned(
+    rows = evaluate_fine_tuned(
         snakemake.params.model,
         snakemake.wildcards.head,
         train,
@@ -19,8 +19,11 @@ with logged(snakemake.log[0]) as log:
         settings,
         pooling=snakemake.params.pooling,
         normalize=snakemake.params.normalize,
+        layer=snakemake.params.layer,
         log=log,
     )
-    row = {"encoder": snakemake.wildcards.encoder, "head": snakemake.wildcards.head, "mode": "ft", **row}
-    write_tsv(snakemake.output[0], [row], float_format="%.4f")
-    log.info("%s", row)
+    rows = [
+        {"encoder": snakemake.wildcards.encoder, "head": snakemake.wildcards.head, "mode": "ft", **row} for row in rows
+    ]
+    write_tsv(snakemake.output[0], rows, list(SCORE_COLUMNS), float_format="%.4f")
+    log.info("%s", rows)

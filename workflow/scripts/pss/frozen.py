@@ -3,14 +3,14 @@
 import numpy as np
 
 from natcomp.pss.classifiers import HeadSettings
-from natcomp.pss.experiment import evaluate_frozen, read_labelled_set, read_pair_set
+from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_frozen, read_labelled_set, read_pair_set
 from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]) as log:
     train, test = read_labelled_set(snakemake.input.train_set), read_labelled_set(snakemake.input.test_set)
     pairs = read_pair_set(snakemake.input.pair_set)
-    row = evaluate_frozen(
+    rows = evaluate_frozen(
         snakemake.wildcards.head,
         np.load(snakemake.input.train),
         train.labels,
@@ -21,6 +21,8 @@ with logged(snakemake.log[0]) as log:
         HeadSettings(**snakemake.params.settings),
         log=log,
     )
-    row = {"encoder": snakemake.wildcards.encoder, "head": snakemake.wildcards.head, "mode": "fb", **row}
-    write_tsv(snakemake.output[0], [row], float_format="%.4f")
-    log.info("%s", row)
+    rows = [
+        {"encoder": snakemake.wildcards.encoder, "head": snakemake.wildcards.head, "mode": "fb", **row} for row in rows
+    ]
+    write_tsv(snakemake.output[0], rows, list(SCORE_COLUMNS), float_format="%.4f")
+    log.info("%s", rows)

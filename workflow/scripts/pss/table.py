@@ -1,14 +1,20 @@
-"""Table 1 (encoder x head x mode: accuracy, PSS, relative PSS) and the cleaning counts."""
+"""The PSS tables (paper direction and reverse; TSV and HTML with the cleaning counts as title) and the cleaning counts."""
 
 import pandas as pd
 
-from natcomp.pss.experiment import TABLE_COLUMNS
+from natcomp.pss.experiment import SCORE_COLUMNS, TABLE_COLUMNS
+from natcomp.pss.tables import TABLE_FILES, cleaning_summary, pss_tables
+from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
 from natcomp.tsv import read_tsv, write_tsv
 
 with logged(snakemake.log[0]) as log:
-    table = pd.concat([read_tsv(path, TABLE_COLUMNS) for path in snakemake.input.scores], ignore_index=True)
-    write_tsv(snakemake.output.table, table, list(TABLE_COLUMNS))
+    scores = pd.concat([read_tsv(path, SCORE_COLUMNS) for path in snakemake.input.scores], ignore_index=True)
     counts = pd.concat([read_tsv(path) for path in snakemake.input.counts], ignore_index=True)
     write_tsv(snakemake.output.cleaning, counts)
-    log.info("Table 1:\n%s", table.to_string(index=False))
+    for direction, table in pss_tables(scores, snakemake.params.stands_in_for, TABLE_COLUMNS).items():
+        name = TABLE_FILES[direction]
+        write_tsv(snakemake.output[name], table, list(TABLE_COLUMNS))
+        title = cleaning_summary(counts, direction)
+        write_html_table(snakemake.output[name], snakemake.output[f"{name}_html"], title)
+        log.info("%s\n%s", title, table.to_string(index=False))

@@ -1,16 +1,24 @@
-"""Table 2: Spearman's rho of TRE with WNS and with TI, per encoder, with p-values."""
+"""Table 2: per setting and encoder, Spearman's rho of TRE with WNS and TI and the partial rho
+controlling for length, for the encoder and for the random-vector baseline."""
 
+from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
-from natcomp.tre.correlation import CORRELATION_COLUMNS, correlate
+from natcomp.tre.correlation import TABLE2_COLUMNS, table2_rows
 from natcomp.tre.experiment import SCORE_COLUMNS
 from natcomp.tsv import read_tsv, write_tsv
 
 with logged(snakemake.log[0]) as log:
     rows = []
-    for encoder, path in zip(snakemake.params.encoders, snakemake.input):
-        scores = read_tsv(path, SCORE_COLUMNS)
-        tre = scores["tre"].astype(float)
-        rows += correlate(encoder, tre, {"wns": scores["wns"].astype(float), "ti": scores["ti"].astype(float)})
-    write_tsv(snakemake.output[0], rows, list(CORRELATION_COLUMNS), float_format="%.4g")
+    for setting in ("paper", "held_out"):
+        for encoder, path in zip(snakemake.params.encoders, snakemake.input.get(setting, [])):
+            scores = read_tsv(path, SCORE_COLUMNS)
+            rows += table2_rows(setting, encoder, scores, snakemake.params.stands_in_for.get(encoder))
+    write_tsv(snakemake.output.table, rows, list(TABLE2_COLUMNS), float_format="%.4g")
+    write_html_table(
+        snakemake.output.table,
+        snakemake.output.html,
+        "TRE Table 2: Spearman's rho of TRE with WNS and TI, partial rho controlling for length, "
+        "encoder against random vectors",
+    )
     for row in rows:
         log.info("%s", row)

@@ -1,4 +1,4 @@
-"""TRE of one encoder's sentence embeddings over their SST trees."""
+"""TRE of one encoder's sentence embeddings over their SST trees, and of random vectors (the baseline)."""
 
 from natcomp.rulelog import logged
 from natcomp.tre.experiment import fit_scores, load_embeddings, load_trees
@@ -8,5 +8,6 @@ from natcomp.tsv import write_tsv
 with logged(snakemake.log[0]) as log:
     trees = load_trees(snakemake.input.trees, snakemake.params.splits, max_sentences=snakemake.params.max_sentences)
     embeddings = load_embeddings(snakemake.input.embeddings, len(trees))
-    table = fit_scores(trees, embeddings, TreSettings(**snakemake.params.fit), log=log)
+    settings = TreSettings(**snakemake.params.fit)
+    table = fit_scores(trees, embeddings, settings, baseline=True, log=log)
     write_tsv(snakemake.output[0], table, float_format="%.6g")
