@@ -14,6 +14,8 @@ Commands:
     items' source sentences for translation, extract Double-DOP fragments.
 ``natcomp noncompsst | plane | pss | tre ...``
     The other families' groups (their ``cli`` modules).
+``natcomp evaluate``, ``natcomp compare``
+    A compositionality profile of one model, and profiles side by side (:mod:`natcomp.profile.cli`).
 """
 
 from __future__ import annotations
@@ -59,10 +61,11 @@ def _family_clis():
     from natcomp.mt import cli as mt_cli
     from natcomp.noncompsst import cli as noncompsst_cli
     from natcomp.plane import cli as plane_cli
+    from natcomp.profile import cli as profile_cli
     from natcomp.pss import cli as pss_cli
     from natcomp.tre import cli as tre_cli
 
-    return [mt_cli, noncompsst_cli, plane_cli, pss_cli, tre_cli]
+    return [mt_cli, noncompsst_cli, plane_cli, pss_cli, tre_cli, profile_cli]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
