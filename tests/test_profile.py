@@ -232,10 +232,14 @@ def _tables(run: Path, name: str) -> None:
         ],
     )
     write_tsv(
+        tables / "plane" / "table5_nli.tsv",
+        [{"model": name, "class": cls, "f1": value, "items": 10} for cls, value in (("S", 40.0), ("O", 20.0))],
+    )
+    write_tsv(
         tables / "plane" / "table6_finetune.tsv",
         [
-            {"setting": "good", "test_set": "test", "splits": 1, "accuracy_mean": 0.7, "accuracy_sd": None},
-            {"setting": "one_it", "test_set": "test", "splits": 1, "accuracy_mean": 0.6, "accuracy_sd": None},
+            {"setting": "good", "test_set": "own", "splits": 1, "accuracy_mean": 0.7, "accuracy_sd": None},
+            {"setting": "one_it", "test_set": "own", "splits": 1, "accuracy_mean": 0.6, "accuracy_sd": None},
         ],
     )
     write_tsv(
@@ -284,10 +288,8 @@ def test_the_profile_reads_each_family_headline_for_its_own_model(tmp_path):
     assert _value(profile, "plane", "two-shot prompting F1", "class Average") == 50.0
     assert _value(profile, "plane", "two-shot prompting F1", "class Average", "paper_value") == 61.3
     assert _value(profile, "plane", "two-shot prompting F1", "class I", "paper_value") == 97.6
-    assert _value(profile, "plane", "fine-tuning accuracy", "one_it test") == 0.6
-    assert pd.isna(_value(profile, "plane", "fine-tuning accuracy", "good test", "paper_value")), (
-        "BERT's, not RoBERTa's"
-    )
+    assert _value(profile, "plane", "fine-tuning accuracy", "one_it own") == 0.6
+    assert pd.isna(_value(profile, "plane", "fine-tuning accuracy", "good own", "paper_value")), "BERT's, not RoBERTa's"
     assert _value(profile, "pss", "PSS", "linear FT") == 72
     assert _value(profile, "pss", "relative PSS", "linear FB") == 62.5
     assert pd.isna(_value(profile, "pss", "PSS", "linear FT", "paper_value"))
@@ -305,8 +307,8 @@ def test_the_papers_bert_gets_the_pss_tre_and_plane_values(tmp_path):
     assert _value(profile, "tre", "Spearman rho of TRE with WNS", "SST trees", "paper_value") == -0.1997
     assert pd.isna(_value(profile, "tre", "Spearman rho of TRE with TI (baseline)", "SST trees", "paper_value"))
     profile = profile_rows(tmp_path, model="bert-base-cased", name="bert", scale="demo", families=["plane"])
-    assert _value(profile, "plane", "fine-tuning accuracy", "good test", "paper_value") == 0.85
-    assert _value(profile, "plane", "fine-tuning accuracy", "one_it test", "paper_value") == 0.86
+    assert _value(profile, "plane", "fine-tuning accuracy", "good own", "paper_value") == 0.85
+    assert _value(profile, "plane", "fine-tuning accuracy", "one_it own", "paper_value") == 0.86
 
 
 def test_a_missing_table_or_row_is_one_line(tmp_path):
@@ -353,3 +355,19 @@ def test_compare_keeps_a_measure_only_one_model_has(tmp_path):
     table = compare_profiles([a, b])
     assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 2, "families in profile order"
     assert math.isnan(table.loc[table["family"] == "tre", "b [demo]"].iloc[0])
+
+
+def test_an_nli_classifier_gets_plane_nli_transfer_with_the_papers_value(tmp_path):
+    _tables(tmp_path, "nli")
+    profile = profile_rows(
+        tmp_path,
+        model="ynie/roberta-large-snli_mnli_fever_anli_R1_R2_R3-nli",
+        name="nli",
+        scale="paper",
+        families=["plane"],
+        plane_roles={"prompting": False, "nli": True},
+    )
+    assert _value(profile, "plane", "NLI transfer F1", "class S") == 40.0
+    assert _value(profile, "plane", "NLI transfer F1", "class O", "paper_value") == 31.1
+    assert _value(profile, "plane", "NLI transfer F1", "class S", "paper_value") == 58.8
+    assert "two-shot prompting F1" not in set(profile["measure"]), "no prompting for a model that is no masked LM"

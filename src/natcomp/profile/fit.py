@@ -89,15 +89,17 @@ def model_kinds(config: Mapping) -> ModelKinds:
 
 
 def read_model_config(model: str | os.PathLike, key: str = "--model") -> dict:
-    """The config of a local model (a folder, a shipped model or a cached Hub id), through
-    transformers' AutoConfig without network access; :class:`ConfigError` when there is none."""
+    """The config of a model, through transformers' AutoConfig, checked first as the MT
+    systems are (:func:`natcomp.hf.check_model_available`): a folder, a shipped model or a
+    cached Hub id; a Hub id that is not cached only while Hub access is on (its config.json
+    is then fetched, nothing else). :class:`ConfigError` when there is none."""
     from natcomp import hf
 
     location = hf.check_model_available(model, key)
     from transformers import AutoConfig
 
     try:
-        config = AutoConfig.from_pretrained(hf.resolve_model(location), local_files_only=True)
+        config = AutoConfig.from_pretrained(hf.resolve_model(location), local_files_only=hf.hub_offline())
     except (OSError, ValueError, KeyError) as error:
         first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
         raise ConfigError(key, f"cannot read the config of {model}: {first}") from None
