@@ -18,6 +18,7 @@ import yaml
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.workflow
 
+BERT_MLM = {"model_type": "bert", "architectures": ["BertForMaskedLM"]}
 WORDS = "a the movie film is was good bad great awful not very funny boring . , !".split()
 
 
@@ -158,6 +159,25 @@ def test_a_paper_scale_profile_is_one_dag(models, tmp_path):
     assert "paper scale" in result.stderr
     jobs = planned_jobs(result.stdout)
     assert jobs["total"] > 20 and jobs["plane_prompting"] == 1 and jobs["noncompsst_train"] == 3
+    # every job that runs the model declares its GPU (the same DAG, printed job by job)
+    from natcomp.profile import fit, runconfig
+
+    targets = runconfig.profile_targets(["noncompsst", "plane", "pss", "tre"], fit.model_kinds(BERT_MLM))
+    detail = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(run),
+         "--configfile", str(run / "natcomp_evaluate.yaml"), "-n", "--cores", "1", "--", *targets],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )  # fmt: skip
+    assert detail.returncode == 0, detail.stderr[-3000:]
+    gpu = {}
+    rule = None
+    for line in detail.stdout.splitlines():
+        if line.startswith(("rule ", "localrule ")):
+            rule = line.split()[1].rstrip(":")
+        elif line.strip().startswith("resources:"):
+            gpu.setdefault(rule, set()).add("gpu=1" in line)
+    model_rules = ("noncompsst_train", "plane_finetune", "plane_prompting", "pss_embed", "pss_fine_tune", "tre_embed")
+    assert all(gpu.get(rule) == {True} for rule in model_rules), gpu
 
 
 def test_errors_before_any_job_are_one_line(models, tmp_path):
