@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "natcomp"
 RULES = ROOT / "workflow" / "rules"
 FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
-CORE_PACKAGES = ("hf",)
+CORE_PACKAGES = ("hf", "profile")
 
 
 def _sub_packages() -> set[str]:
@@ -63,7 +63,8 @@ def test_a_family_never_imports_another(family):
 
 
 def test_the_core_imports_no_family():
-    core_files = [path for path in PACKAGE.glob("*.py") if path.name != "cli.py"] + list((PACKAGE / "hf").glob("*.py"))
+    core_files = [path for path in PACKAGE.glob("*.py") if path.name != "cli.py"]
+    core_files += [path for package in CORE_PACKAGES for path in (PACKAGE / package).glob("*.py")]
     crossings = sorted(
         f"{path.name} imports {module}"
         for path in core_files

@@ -17,6 +17,10 @@ Groups: ``natcomp mt`` (score, sources, fragments, evaluate), ``natcomp noncomps
 level (``natcomp score``, ``sources``, ``fragments``) still work until natcomp 0.2, with a
 one-line notice on stderr.
 
+Top-level commands beside the groups: ``natcomp evaluate`` (a compositionality profile of
+one model across every family it fits) and ``natcomp compare`` (profiles side by side),
+from :mod:`natcomp.profile.cli`.
+
 Start-up stays fast: building the parser imports no model library (torch, transformers,
 fairseq) and no pandas; each command imports what it needs when it runs.
 """
@@ -79,10 +83,11 @@ def _family_clis():
     from natcomp.mt import cli as mt_cli
     from natcomp.noncompsst import cli as noncompsst_cli
     from natcomp.plane import cli as plane_cli
+    from natcomp.profile import cli as profile_cli
     from natcomp.pss import cli as pss_cli
     from natcomp.tre import cli as tre_cli
 
-    return [mt_cli, noncompsst_cli, plane_cli, pss_cli, tre_cli]
+    return [mt_cli, noncompsst_cli, plane_cli, pss_cli, tre_cli, profile_cli]
 
 
 def _new_spelling(argv: list[str]) -> list[str]:

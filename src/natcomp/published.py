@@ -4,8 +4,10 @@ Each family types the values of its paper's headline tables into one TSV: the pa
 ``table``, ``row`` and ``column`` labels as printed, the ``value``, and where the value
 sits in natcomp's table of the same measure: ``our_table`` (the TSV's name without
 ``.tsv``), ``our_row`` (the values of that table's key columns, joined by `` / ``) and
-``our_column``. :func:`add_paper_columns` puts them next to a run's numbers as
-``paper_<column>`` columns. The values are facts from the papers, never computed here.
+``our_column``; those three are empty for a value that no table of natcomp carries
+(the profile of a model, :mod:`natcomp.profile`, looks values up by the paper's labels).
+:func:`add_paper_columns` puts them next to a run's numbers as ``paper_<column>``
+columns. The values are facts from the papers, never computed here.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from natcomp.shipped import resource_path
 from natcomp.tsv import read_tsv
 
 PUBLISHED_COLUMNS = ("table", "row", "column", "value", "our_table", "our_row", "our_column")
+#: the columns every row fills: the paper's cell and its value
+PAPER_CELL_COLUMNS = ("table", "row", "column", "value")
 #: prefix of a column holding the paper's value of the column named after it
 PAPER_PREFIX = "paper_"
 #: how the values of a table's key columns are joined into ``our_row``
@@ -31,9 +35,10 @@ def published_path(family: str) -> Path:
 
 
 def read_published(path: str | Path) -> pd.DataFrame:
-    """A published-values file, checked: every column present and filled, values numbers,
-    no (our_table, our_row, our_column) twice. ``value`` is a float column."""
-    table = read_tsv(path, PUBLISHED_COLUMNS, non_empty=PUBLISHED_COLUMNS)
+    """A published-values file, checked: every column present, the paper's cell and value
+    filled, values numbers, no paper cell twice, and no place in natcomp's tables given
+    twice (or only in part). ``value`` is a float column."""
+    table = read_tsv(path, PUBLISHED_COLUMNS, non_empty=PAPER_CELL_COLUMNS)
     lines = table.attrs["lines"]
     values = []
     for line, value in zip(lines, table["value"], strict=True):
@@ -41,13 +46,27 @@ def read_published(path: str | Path) -> pd.DataFrame:
             values.append(float(value))
         except ValueError:
             raise InputError(path, f"value {value!r} is not a number", line) from None
-    seen: dict[tuple[str, str, str], int] = {}
-    for line, key in zip(lines, table[["our_table", "our_row", "our_column"]].itertuples(index=False), strict=True):
-        if tuple(key) in seen:
-            raise InputError(path, f"{' | '.join(key)} is already given on line {seen[tuple(key)]}", line)
-        seen[tuple(key)] = line
+    for columns in (["table", "row", "column"], ["our_table", "our_row", "our_column"]):
+        seen: dict[tuple[str, ...], int] = {}
+        for line, key in zip(lines, table[columns].itertuples(index=False), strict=True):
+            key = tuple(key)
+            if columns[0] == "our_table" and not any(key):
+                continue  # a value no table of natcomp carries
+            if columns[0] == "our_table" and not all(key):
+                raise InputError(path, "our_table, our_row and our_column are filled together or not at all", line)
+            if key in seen:
+                raise InputError(path, f"{' | '.join(key)} is already given on line {seen[key]}", line)
+            seen[key] = line
     table["value"] = values
     return table
+
+
+def paper_values(published: pd.DataFrame) -> dict[tuple[str, str, str], float]:
+    """The published values by the paper's labels: ``(table, row, column) -> value``."""
+    return {
+        (row.table, row.row, row.column): float(row.value)
+        for row in published[list(PAPER_CELL_COLUMNS)].itertuples(index=False)
+    }
 
 
 def row_keys(table: pd.DataFrame, key_columns: Sequence[str]) -> pd.Series:

@@ -118,6 +118,10 @@ def test_evaluation_config_keeps_the_tests_and_drops_everything_else():
 def test_natcomp_mt_evaluate_plans_the_tests_of_one_model(tmp_path):
     model = tmp_path / "my-marian"
     model.mkdir()
+    # what decides the family: the config of an encoder-decoder with a generation head
+    (model / "config.json").write_text(
+        '{"model_type": "marian", "architectures": ["MarianMTModel"], "is_encoder_decoder": true}'
+    )
     run = tmp_path / "runs" / "mine"
     result = subprocess.run(
         [sys.executable, "-m", "natcomp", "mt", "evaluate", "--model", str(model), "--directory", str(run), "-n"],

@@ -450,20 +450,10 @@ def _add_evaluate(subparsers) -> None:
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:
-    import yaml
+    """The MT case of ``natcomp evaluate`` (:func:`natcomp.profile.cli.evaluate_model`)."""
+    from natcomp.profile.cli import evaluate_model
 
-    from natcomp.files import read_text
-    from natcomp.mt import evaluate
-
-    root = evaluate.workflow_root()
-    base_path = args.configfile or root / "config" / "config.yaml"
-    base = yaml.safe_load(read_text(base_path))
-    name = args.name or evaluate.system_name(args.model)
-    model = args.model
-    if Path(model).expanduser().is_dir():
-        model = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
     system = {
-        "model": model,
         "family": args.family,
         "source_code": args.source_code,
         "target_code": args.target_code,
@@ -475,16 +465,15 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         "precision": args.precision,
         "device": args.device,
     }
-    config = evaluate.evaluation_config(base, name, system)
-    directory = args.directory or Path("runs") / name
-    directory.mkdir(parents=True, exist_ok=True)
-    configfile = evaluate.write_config(config, directory / "natcomp_evaluate.yaml")
-    extra = [a for a in args.snakemake_args if a != "--"]
-    command = evaluate.snakemake_command(
-        root / "Snakefile", directory, configfile.resolve(), args.cores, args.dry_run, extra
+    return evaluate_model(
+        args.model,
+        name=args.name,
+        families=["mt"],
+        configfile=args.configfile,
+        directory=args.directory,
+        cores=args.cores,
+        dry_run=args.dry_run,
+        snakemake_args=args.snakemake_args,
+        mt_system=system,
+        command="mt evaluate",
     )
-    print(f"{PROG} mt evaluate: system {name!r} ({args.model}) in {directory}", file=sys.stderr)
-    status = evaluate.run(command)
-    if status == 0 and not args.dry_run:
-        print(f"{PROG} mt evaluate: tables in {directory / 'results' / 'tables' / 'mt'}", file=sys.stderr)
-    return status

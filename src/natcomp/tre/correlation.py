@@ -3,6 +3,8 @@ controlling for sentence length, and the TRE-vs-WNS scatter."""
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -14,7 +16,7 @@ from natcomp.files import atomic_path
 
 __all__ = [
     "CORRELATION_COLUMNS",
-    "PAPER_TABLE2",
+    "paper_table2",
     "TABLE2_COLUMNS",
     "correlate",
     "partial_spearman",
@@ -22,8 +24,21 @@ __all__ = [
     "table2_rows",
 ]
 
+
 #: Spearman's rho of TRE and WNS per encoder, the paper's Table 2 (typed from the paper).
-PAPER_TABLE2 = {"BERT": -0.1997, "ELMo": -0.344, "USE DAN": -0.485, "USE Transformer": -0.168}
+@lru_cache(maxsize=1)
+def paper_table2() -> dict[str, float]:
+    """The paper's Table 2 (Spearman rho of TRE and WNS on SST) by encoder, as typed in
+    resources/tre/published.tsv."""
+    from natcomp.published import paper_values, published_path, read_published
+
+    values = paper_values(read_published(published_path("tre")))
+    return {
+        row: value
+        for (table, row, column), value in values.items()
+        if (table, column) == ("Table 2", "SST Correlation")
+    }
+
 
 #: Columns of the correlation table (one row per encoder and tree score).
 CORRELATION_COLUMNS = (
@@ -129,7 +144,7 @@ def table2_rows(
                     "setting": setting,
                     "targets": targets,
                     "paper_encoder": stands_in_for or "",
-                    "paper_rho": PAPER_TABLE2.get(stands_in_for) if paper else None,
+                    "paper_rho": paper_table2().get(stands_in_for) if paper else None,
                     **row,
                 }
             )

@@ -1,0 +1,168 @@
+"""Which families a model fits, decided from its config alone (no weights are loaded).
+
+The kinds of model (issue 26):
+
+- a *translation model*: an encoder-decoder with a generation head (``is_encoder_decoder``
+  and an architecture ``...ForConditionalGeneration`` or ``...MTModel``) -> MT;
+- an *encoder*: not an encoder-decoder and a model type that transformers knows with a
+  masked-LM head (BERT, RoBERTa, DistilBERT, MPNet, ELECTRA, DeBERTa, ...; a decoder-only
+  GPT has none) -> PSS (FB and FT), TRE, NonCompSST, PLANE fine-tuning;
+- a *masked LM*: an encoder whose architectures include ``...ForMaskedLM`` -> also PLANE
+  prompting;
+- an *NLI classifier*: an encoder whose ``label2id`` has an ``entailment`` label (any case)
+  -> also PLANE NLI transfer.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+
+from natcomp.errors import ConfigError
+
+__all__ = [
+    "FAMILIES",
+    "ModelKinds",
+    "PlanRow",
+    "fitting_families",
+    "format_plan",
+    "model_kinds",
+    "plan",
+    "read_model_config",
+]
+
+#: the families in the order the profile lists them
+FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
+
+_GENERATION_HEADS = ("ForConditionalGeneration", "MTModel")
+
+
+@dataclass(frozen=True)
+class ModelKinds:
+    translation: bool
+    encoder: bool
+    masked_lm: bool
+    nli: bool
+
+    def describe(self) -> str:
+        names = [
+            name
+            for name, flag in (
+                ("translation model", self.translation),
+                ("encoder", self.encoder and not (self.masked_lm or self.nli)),
+                ("masked LM", self.masked_lm),
+                ("NLI classifier", self.nli),
+            )
+            if flag
+        ]
+        return ", ".join(names) or "none of the kinds natcomp tests"
+
+
+@dataclass(frozen=True)
+class PlanRow:
+    family: str
+    role: str
+    runs: str
+
+
+def _masked_lm_model_types() -> set[str]:
+    from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
+
+    return set(MODEL_FOR_MASKED_LM_MAPPING_NAMES)
+
+
+def model_kinds(config: Mapping) -> ModelKinds:
+    """The kinds of a model from its config (a ``config.json`` as a mapping)."""
+    architectures = [str(name) for name in config.get("architectures") or []]
+    encoder_decoder = bool(config.get("is_encoder_decoder", False))
+    translation = encoder_decoder and any(name.endswith(_GENERATION_HEADS) for name in architectures)
+    encoder = (
+        not encoder_decoder
+        and not config.get("is_decoder", False)
+        and str(config.get("model_type", "")) in _masked_lm_model_types()
+    )
+    masked_lm = encoder and any(name.endswith("ForMaskedLM") for name in architectures)
+    labels = {str(label).strip().lower() for label in (config.get("label2id") or {})}
+    nli = encoder and "entailment" in labels
+    return ModelKinds(translation=translation, encoder=encoder, masked_lm=masked_lm, nli=nli)
+
+
+def read_model_config(model: str | os.PathLike, key: str = "--model") -> dict:
+    """The config of a model, through transformers' AutoConfig, checked first as the MT
+    systems are (:func:`natcomp.hf.check_model_available`): a folder, a shipped model or a
+    cached Hub id; a Hub id that is not cached only while Hub access is on (its config.json
+    is then fetched, nothing else). :class:`ConfigError` when there is none."""
+    from natcomp import hf
+
+    location = hf.check_model_available(model, key)
+    from transformers import AutoConfig
+
+    try:
+        config = AutoConfig.from_pretrained(hf.resolve_model(location), local_files_only=hf.hub_offline())
+    except (OSError, ValueError, KeyError) as error:
+        first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ConfigError(key, f"cannot read the config of {model}: {first}") from None
+    return config.to_dict()
+
+
+def plan(kinds: ModelKinds, config: Mapping | None = None) -> list[PlanRow]:
+    """What each family the model fits will run (``config``: the base config, for counts)."""
+    config = config or {}
+    rows = []
+    if kinds.translation:
+        rows.append(
+            PlanRow("mt", "translation model", "systematicity, substitutivity, overgeneralisation, BLEU (as a system)")
+        )
+    if kinds.encoder:
+        seeds = (config.get("noncompsst") or {}).get("training", {}).get("seeds")
+        seed_note = f", {len(seeds)} seed(s)" if isinstance(seeds, list) else ""
+        rows.append(
+            PlanRow("noncompsst", "encoder", f"SST-7 fine-tuning{seed_note}; r with MAXABS, F1 on the top phrases")
+        )
+        rows.append(PlanRow("plane", "encoder", "fine-tuning on the GOoD and One-IT splits (accuracy)"))
+        if kinds.masked_lm:
+            rows.append(PlanRow("plane", "masked LM", "two-shot prompting (F1 per template x verbaliser)"))
+        if kinds.nli:
+            rows.append(PlanRow("plane", "NLI classifier", "NLI transfer (F1 per adjective class)"))
+        rows.append(
+            PlanRow("pss", "encoder", "PSS and relative PSS, linear and DNN heads, frozen (FB) and fine-tuned (FT)")
+        )
+        rows.append(PlanRow("tre", "encoder", "TRE on SST trees: Spearman rho with WNS, and with TI as baseline"))
+    return rows
+
+
+def fitting_families(kinds: ModelKinds) -> list[str]:
+    fitted = {row.family for row in plan(kinds)}
+    return [family for family in FAMILIES if family in fitted]
+
+
+def choose_families(model: str, kinds: ModelKinds, asked: Sequence[str] | None) -> list[str]:
+    """The families to run: all the model fits, or those asked for; a one-line error for a
+    model that fits none or a family asked for that it does not fit."""
+    fitted = fitting_families(kinds)
+    if not fitted:
+        raise ConfigError(
+            "--model",
+            f"{model} fits no family: it is {kinds.describe()}; natcomp tests translation models "
+            "(encoder-decoders with a generation head) and encoders (BERT-like models with a masked-LM type)",
+        )
+    if not asked:
+        return fitted
+    unknown = sorted(set(asked) - set(FAMILIES))
+    if unknown:
+        raise ConfigError("--families", f"unknown family {', '.join(unknown)}; known: {', '.join(FAMILIES)}")
+    unfit = [family for family in asked if family not in fitted]
+    if unfit:
+        raise ConfigError(
+            "--families",
+            f"{model} does not fit {', '.join(unfit)}: it is {kinds.describe()}, which fits {', '.join(fitted)}",
+        )
+    return [family for family in FAMILIES if family in asked]
+
+
+def format_plan(rows: Iterable[PlanRow]) -> str:
+    """The plan as an aligned text table (family, role, what will run)."""
+    table = [("family", "role", "what will run"), *((row.family, row.role, row.runs) for row in rows)]
+    widths = [max(len(line[column]) for line in table) for column in range(2)]
+    return "\n".join(f"{a:<{widths[0]}}  {b:<{widths[1]}}  {c}" for a, b, c in table)

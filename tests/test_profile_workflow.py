@@ -1,0 +1,221 @@
+"""``natcomp evaluate`` and ``natcomp compare`` through the command line: plan-only runs on
+tiny models built from a config (Marian, plain encoder, masked LM, NLI classifier) and on
+the shipped MiniLM, the one-line errors before any job, and one full demo-scale profile
+of a tiny encoder (marked ``demo``)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+import yaml
+
+REPO = Path(__file__).resolve().parents[1]
+pytestmark = pytest.mark.workflow
+
+BERT_MLM = {"model_type": "bert", "architectures": ["BertForMaskedLM"]}
+WORDS = "a the movie film is was good bad great awful not very funny boring . , !".split()
+
+
+def natcomp(*args: str, cwd: Path, env: dict | None = None) -> subprocess.CompletedProcess:
+    environment = {**os.environ, "PYTHONPATH": str(REPO / "src"), **(env or {})}
+    return subprocess.run(
+        [sys.executable, "-m", "natcomp", *args], cwd=cwd, capture_output=True, text=True, env=environment
+    )
+
+
+def planned_jobs(output: str) -> dict[str, int]:
+    counts = {}
+    for line in output.splitlines():
+        parts = line.split()
+        if len(parts) == 2 and parts[1].isdigit():
+            counts[parts[0]] = int(parts[1])
+    return counts
+
+
+@pytest.fixture(scope="module")
+def models(tmp_path_factory) -> dict[str, Path]:
+    """One tiny model of each kind, built from a config (nothing downloaded)."""
+    from natcomp import hf  # first: it guards transformers' optional imports
+
+    from transformers import MarianConfig  # noqa: I001
+
+    folder = tmp_path_factory.mktemp("models")
+    built = {
+        "encoder": hf.build_tiny_model(folder / "tiny-encoder", WORDS, kind="base", hidden_size=16, layers=1),
+        "masked_lm": hf.build_tiny_model(folder / "tiny-mlm", WORDS, kind="masked_lm", hidden_size=16, layers=1),
+        "nli": hf.build_tiny_model(
+            folder / "tiny-nli",
+            WORDS,
+            kind="sequence_classification",
+            id2label={0: "entailment", 1: "neutral", 2: "contradiction"},
+            hidden_size=16,
+            layers=1,
+        ),
+    }
+    marian = folder / "tiny-marian"
+    MarianConfig(
+        d_model=16, encoder_layers=1, decoder_layers=1, vocab_size=64, pad_token_id=0, decoder_start_token_id=0
+    ).save_pretrained(marian)
+    config = json.loads((marian / "config.json").read_text())
+    config["architectures"] = ["MarianMTModel"]
+    (marian / "config.json").write_text(json.dumps(config))
+    built["translation"] = marian
+    return built
+
+
+OTHER_FAMILY_RULES = {
+    "mt": ("mt_train", "mt_system_translate"),
+    "noncompsst": ("noncompsst_train",),
+    "plane": ("plane_finetune",),
+    "pss": ("pss_embed",),
+    "tre": ("tre_embed",),
+}
+
+
+@pytest.mark.parametrize(
+    "kind, roles, present, absent",
+    # the masked LM and the NLI classifier plan PLANE only (--families plane): their other
+    # families are the plain encoder's
+    [
+        (
+            "encoder",
+            ["encoder"],
+            ["noncompsst_train", "noncompsst_report", "plane_finetune_table", "pss_fine_tune", "pss_table", "tre_fit"],
+            ["plane_prompting", "plane_nli", "plane_demo_models", "pss_tiny_encoder", "mt_system_translate"],
+        ),
+        ("masked_lm", ["encoder", "masked LM"], ["plane_prompting", "plane_prompting_table"], ["plane_nli"]),
+        ("nli", ["encoder", "NLI classifier"], ["plane_nli", "plane_nli_table"], ["plane_prompting"]),
+        (
+            "translation",
+            ["translation model"],
+            ["mt_system_translate", "mt_tables"],
+            ["mt_train", "noncompsst_train", "pss_embed", "tre_embed", "plane_finetune"],
+        ),
+    ],
+)
+def test_evaluate_plans_every_family_a_tiny_model_fits(models, tmp_path, kind, roles, present, absent):
+    run = tmp_path / "runs" / kind
+    only = ["--families", "plane"] if kind in ("masked_lm", "nli") else []
+    result = natcomp("evaluate", "--model", str(models[kind]), *only, "--directory", str(run), "-n", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    plan = result.stderr.split("the plan:\n", 1)[1]
+    assert plan.splitlines()[0].split()[:2] == ["family", "role"]
+    for role in roles:
+        assert role in plan
+    jobs = planned_jobs(result.stdout)
+    assert all(jobs.get(rule) for rule in present), (present, jobs)
+    assert not any(rule in jobs for rule in absent), (absent, jobs)
+    config = yaml.safe_load((run / "natcomp_evaluate.yaml").read_text())
+    name = models[kind].name
+    record = yaml.safe_load((run / "natcomp_profile.yaml").read_text())
+    assert record["scale"] == "demo" and record["name"] == name
+    for family in record["families"]:
+        section = config[family]
+        lists = {
+            "mt": lambda: section["systems"],
+            "noncompsst": lambda: section["models"],
+            "plane": lambda: {**section["prompting"]["models"], **section["nli"]["models"]} or {name: 1},
+            "pss": lambda: section["encoders"],
+            "tre": lambda: section["encoders"],
+        }[family]()
+        assert list(lists) == [name], f"{family}: the model is the only one"
+    for family in set(OTHER_FAMILY_RULES) - set(record["families"]):
+        assert config[family] == {"enabled": False}
+
+
+def test_evaluate_plans_the_shipped_minilm(tmp_path):
+    from natcomp import hf
+    from natcomp.errors import ConfigError
+
+    try:
+        hf.shipped_model_path("all-MiniLM-L6-v2")
+    except ConfigError as error:
+        pytest.skip(f"the shipped MiniLM is not installed: {error}")
+    run = tmp_path / "runs" / "minilm"
+    result = natcomp(
+        "evaluate", "--model", "all-MiniLM-L6-v2", "--name", "minilm", "--directory", str(run), "-n", cwd=tmp_path
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "encoder" in result.stderr and "masked LM" not in result.stderr
+    jobs = planned_jobs(result.stdout)
+    assert jobs["pss_fine_tune"] == 2 and jobs["tre_fit"] == 1 and jobs["noncompsst_train"] == 2
+    config = yaml.safe_load((run / "natcomp_evaluate.yaml").read_text())
+    assert config["pss"]["encoders"]["minilm"]["normalize"] is True, "the demo's own MiniLM settings"
+
+
+def test_a_paper_scale_profile_is_one_dag(models, tmp_path):
+    run = tmp_path / "runs" / "paper"
+    result = natcomp(
+        "evaluate", "--model", str(models["masked_lm"]), "--configfile", str(REPO / "config" / "paper.yaml"),
+        "--directory", str(run), "-n", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "paper scale" in result.stderr
+    jobs = planned_jobs(result.stdout)
+    assert jobs["total"] > 20 and jobs["plane_prompting"] == 1 and jobs["noncompsst_train"] == 3
+    # every job that runs the model declares its GPU (the same DAG, printed job by job)
+    from natcomp.profile import fit, runconfig
+
+    targets = runconfig.profile_targets(["noncompsst", "plane", "pss", "tre"], fit.model_kinds(BERT_MLM))
+    detail = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(run),
+         "--configfile", str(run / "natcomp_evaluate.yaml"), "-n", "--cores", "1", "--", *targets],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )  # fmt: skip
+    assert detail.returncode == 0, detail.stderr[-3000:]
+    gpu = {}
+    rule = None
+    for line in detail.stdout.splitlines():
+        if line.startswith(("rule ", "localrule ")):
+            rule = line.split()[1].rstrip(":")
+        elif line.strip().startswith("resources:"):
+            gpu.setdefault(rule, set()).add("gpu=1" in line)
+    model_rules = ("noncompsst_train", "plane_finetune", "plane_prompting", "pss_embed", "pss_fine_tune", "tre_embed")
+    assert all(gpu.get(rule) == {True} for rule in model_rules), gpu
+
+
+def test_errors_before_any_job_are_one_line(models, tmp_path):
+    wrong = natcomp("evaluate", "--model", str(models["encoder"]), "--families", "mt", cwd=tmp_path)
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip().splitlines()[-1].startswith("natcomp: error: config --families: ")
+    assert "does not fit mt" in wrong.stderr and "Traceback" not in wrong.stderr
+    remote = natcomp("evaluate", "--model", "some-org/not-cached-model", cwd=tmp_path, env={"HF_HUB_OFFLINE": "1"})
+    assert remote.returncode == 2 and "Traceback" not in remote.stderr
+    assert "natcomp: error: config --model: " in remote.stderr
+    mt_on_encoder = natcomp("mt", "evaluate", "--model", str(models["encoder"]), cwd=tmp_path)
+    assert mt_on_encoder.returncode == 2 and "does not fit mt" in mt_on_encoder.stderr
+    assert not (tmp_path / "runs").exists(), "no run folder before the checks pass"
+
+
+@pytest.mark.demo
+def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
+    """The whole command on a tiny encoder: every family it fits runs at demo scale, the
+    profile has a row per family and measure with the scale, and compare reads it."""
+    run = tmp_path / "runs" / "tiny-encoder"
+    start = time.perf_counter()
+    result = natcomp(
+        "evaluate", "--model", str(models["encoder"]), "--directory", str(run), "--cores", "2", cwd=tmp_path
+    )
+    seconds = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr[-5000:]
+    profile = (run / "results" / "profile.tsv").read_text().splitlines()
+    header = profile[0].split("\t")
+    rows = [dict(zip(header, line.split("\t"))) for line in profile[1:]]
+    assert {row["family"] for row in rows} == {"noncompsst", "plane", "pss", "tre"}
+    assert {row["scale"] for row in rows} == {"demo"}
+    measures = {(row["family"], row["measure"]) for row in rows}
+    assert ("pss", "relative PSS") in measures and ("tre", "Spearman rho of TRE with TI (baseline)") in measures
+    assert ("noncompsst", "r with MAXABS") in measures and ("plane", "fine-tuning accuracy") in measures
+    pss = [float(row["value"]) for row in rows if row["measure"] == "PSS"]
+    assert len(pss) == 4 and all(0 <= value <= 100 for value in pss)
+    assert (run / "results" / "profile.html").is_file()
+    compared = natcomp("compare", str(run), "--output", str(tmp_path / "compare.tsv"), cwd=tmp_path)
+    assert compared.returncode == 0, compared.stderr[-2000:]
+    assert (tmp_path / "compare.png").is_file()
+    print(f"demo-scale profile of a tiny encoder: {seconds:.0f} s")
