@@ -154,7 +154,14 @@ def test_a_model_the_base_lists_keeps_its_encoder_settings():
     config = runconfig.profile_config(base(), "minilm", "all-MiniLM-L6-v2", ["pss", "tre"], fit.model_kinds(BERT))
     assert config["pss"]["encoders"]["minilm"]["normalize"] is True
     assert config["pss"]["encoders"]["minilm"]["modes"] == ["fb", "ft"]
-    assert config["tre"]["encoders"] == {"minilm": {"model": "all-MiniLM-L6-v2", "pooling": "mean", "normalize": True}}
+    assert config["tre"]["encoders"] == {
+        "minilm": {
+            "model": "all-MiniLM-L6-v2",
+            "pooling": "mean",
+            "normalize": True,
+            "stands_in_for": "USE Transformer",
+        }
+    }
 
 
 def test_run_names_and_scales():
