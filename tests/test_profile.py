@@ -140,9 +140,14 @@ def test_masked_lm_and_nli_models_get_their_plane_settings_and_families_left_out
     mlm = runconfig.profile_config(base(), "m", "m", ["plane"], fit.model_kinds(BERT_MLM))
     assert mlm["plane"]["prompting"]["enabled"] is True and mlm["plane"]["prompting"]["models"] == {"m": "m"}
     assert mlm["plane"]["nli"]["enabled"] is False
+    assert mlm["plane"]["zero_shot"]["enabled"] is True, "a masked LM is prompted zero- and two-shot"
+    assert "results/tables/plane/table8_zero_shot.tsv" in runconfig.profile_targets(
+        ["plane"], fit.model_kinds(BERT_MLM)
+    )
     assert all(mlm[family] == {"enabled": False} for family in ("mt", "noncompsst", "pss", "tre"))
     nli = runconfig.profile_config(base("paper.yaml"), "n", "n", ["plane"], fit.model_kinds(ROBERTA_NLI))
     assert nli["plane"]["nli"]["models"] == {"n": "n"} and nli["plane"]["prompting"]["enabled"] is False
+    assert nli["plane"]["zero_shot"]["enabled"] is False
     assert nli["plane"]["finetune"]["model"] == "n"
     targets = runconfig.profile_targets(["plane"], fit.model_kinds(ROBERTA_NLI))
     assert "results/tables/plane/table5_nli.tsv" in targets
@@ -242,14 +247,19 @@ def _tables(run: Path, name: str) -> None:
         ],
     )
     write_tsv(
+        tables / "plane" / "table8_zero_shot.tsv",
+        [{"model": "other", "class": "Average", "f1_mean": 9.0}, {"model": name, "class": "Average", "f1_mean": 30.0}],
+    )
+    write_tsv(
         tables / "plane" / "table5_nli.tsv",
         [{"model": name, "class": cls, "f1": value, "items": 10} for cls, value in (("S", 40.0), ("O", 20.0))],
     )
     write_tsv(
         tables / "plane" / "table6_finetune.tsv",
         [
-            {"setting": "good", "test_set": "own", "splits": 1, "accuracy_mean": 0.7, "accuracy_sd": None},
-            {"setting": "one_it", "test_set": "own", "splits": 1, "accuracy_mean": 0.6, "accuracy_sd": None},
+            {"train_set": "own", "setting": "good", "test_set": "own", "splits": 1, "accuracy_mean": 0.7},
+            {"train_set": "own", "setting": "one_it", "test_set": "own", "splits": 1, "accuracy_mean": 0.6},
+            {"train_set": "released", "setting": "good", "test_set": "released", "splits": 5, "accuracy_mean": 0.8},
         ],
     )
     write_tsv(
@@ -296,6 +306,7 @@ def test_the_profile_reads_each_family_headline_for_its_own_model(tmp_path):
     assert _value(profile, "noncompsst", "F1 on the top phrases", "top 67") == 0.35
     assert _value(profile, "noncompsst", "F1 on the top phrases", "top 67", "paper_value") == 0.32
     assert _value(profile, "plane", "two-shot prompting F1", "class Average") == 50.0
+    assert _value(profile, "plane", "zero-shot prompting F1", "class Average") == 30.0, "the model's row, not another's"
     assert _value(profile, "plane", "two-shot prompting F1", "class Average", "paper_value") == 61.3
     assert _value(profile, "plane", "two-shot prompting F1", "class I", "paper_value") == 97.6
     assert _value(profile, "plane", "fine-tuning accuracy", "one_it own") == 0.6
@@ -317,8 +328,11 @@ def test_the_papers_bert_gets_the_pss_tre_and_plane_values(tmp_path):
     assert _value(profile, "tre", "Spearman rho of TRE with WNS", "SST trees", "paper_value") == -0.1997
     assert pd.isna(_value(profile, "tre", "Spearman rho of TRE with TI (baseline)", "SST trees", "paper_value"))
     profile = profile_rows(tmp_path, model="bert-base-cased", name="bert", scale="demo", families=["plane"])
-    assert _value(profile, "plane", "fine-tuning accuracy", "good own", "paper_value") == 0.85
-    assert _value(profile, "plane", "fine-tuning accuracy", "one_it own", "paper_value") == 0.86
+    assert _value(profile, "plane", "fine-tuning accuracy", "good released", "paper_value") == 0.85
+    assert _value(profile, "plane", "fine-tuning accuracy", "good released") == 0.8
+    # The paper trained on its released splits: its value is not put beside the project's own splits.
+    assert pd.isna(_value(profile, "plane", "fine-tuning accuracy", "good own", "paper_value"))
+    assert pd.isna(_value(profile, "plane", "fine-tuning accuracy", "one_it own", "paper_value"))
 
 
 def test_a_missing_table_or_row_is_one_line(tmp_path):

@@ -134,6 +134,8 @@ def profile_config(
                 "enabled": masked_lm,
                 "models": {name: model} if masked_lm else {},
             }
+            # zero-shot prompting runs the prompting models without demonstrations (appendix B.1)
+            section["zero_shot"] = {**(section.get("zero_shot") or {}), "enabled": masked_lm}
             section["nli"] = {**(section.get("nli") or {}), "enabled": nli, "models": {name: model} if nli else {}}
             section["finetune"] = {**(section.get("finetune") or {}), "enabled": True, "model": model}
         elif family == "pss":
@@ -168,7 +170,7 @@ def profile_targets(families: Sequence[str], kinds: ModelKinds | None = None) ->
         targets.append("results/tables/noncompsst/models.tsv")
     if "plane" in families:
         if kinds is None or kinds.masked_lm:
-            targets.append("results/tables/plane/table4_prompting.tsv")
+            targets += ["results/tables/plane/table4_prompting.tsv", "results/tables/plane/table8_zero_shot.tsv"]
         if kinds is None or kinds.nli:
             targets.append("results/tables/plane/table5_nli.tsv")
         targets.append("results/tables/plane/table6_finetune.tsv")

@@ -193,6 +193,10 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
         for _, row in _rows_of(table, "model", builder.name, "table4_prompting.tsv").iterrows():
             paper = builder.published("plane", "Table 4", row["class"], column)
             builder.add("plane", "two-shot prompting F1", f"class {row['class']}", row["f1_mean"], paper)
+    if families.get("prompting") and (results / "tables" / "plane" / "table8_zero_shot.tsv").is_file():
+        table = _table(results, "plane", "table8_zero_shot.tsv", ["model", "class", "f1_mean"])
+        for _, row in _rows_of(table, "model", builder.name, "table8_zero_shot.tsv").iterrows():
+            builder.add("plane", "zero-shot prompting F1", f"class {row['class']}", row["f1_mean"], (None, ""))
     if families.get("nli"):
         table = _table(results, "plane", "table5_nli.tsv", ["model", "class", "f1"])
         column = paper_model("plane_nli", builder.model)
@@ -203,7 +207,9 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
     bert = paper_model("plane_finetune", builder.model)
     for _, row in table.iterrows():
         setting = _PLANE_SETTINGS.get(row["setting"])
-        paper = builder.published("plane", "Table 6", "Accuracy" if bert else None, setting)
+        # The paper trained and tested on its released splits: its value stands beside those rows only.
+        released = row.get("train_set", "released") == "released" and row["test_set"] == "released"
+        paper = builder.published("plane", "Table 6", "Accuracy" if bert and released else None, setting)
         builder.add("plane", "fine-tuning accuracy", f"{row['setting']} {row['test_set']}", row["accuracy_mean"], paper)
 
 
