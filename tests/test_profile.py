@@ -154,6 +154,12 @@ def test_masked_lm_and_nli_models_get_their_plane_settings_and_families_left_out
     assert "results/tables/plane/table4_prompting.tsv" not in targets
 
 
+def test_the_profiled_model_is_the_sentiment_model_of_noncompssts_tables():
+    config = runconfig.profile_config(base(), "enc", "path/enc", ["noncompsst"], fit.model_kinds(BERT))
+    assert config["noncompsst"]["models"] == {"enc": "path/enc"}
+    assert config["noncompsst"]["tables"]["sentiment_model"] == "enc"
+
+
 def test_a_model_the_base_lists_keeps_its_encoder_settings():
     """The shipped MiniLM is listed by the demo with normalised embeddings: the profile keeps them."""
     config = runconfig.profile_config(base(), "minilm", "all-MiniLM-L6-v2", ["pss", "tre"], fit.model_kinds(BERT))

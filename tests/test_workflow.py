@@ -87,7 +87,7 @@ def test_a_disabled_family_adds_no_job(tmp_path):
         config[family]["enabled"] = False
     (tmp_path / "all_off.yaml").write_text(yaml.safe_dump(config))
     jobs = dry_run_jobs("--configfile", str(tmp_path / "all_off.yaml"))
-    assert set(jobs) <= {"all", "run_config", "total"}, f"only the record of the run's config: {jobs}"
+    assert set(jobs) <= {"all", "run_config", "summary", "total"}, f"only the run's record and summary: {jobs}"
 
 
 def test_a_family_is_switched_off_from_the_command_line():

@@ -67,6 +67,11 @@ class PlanRow:
 
 
 def _masked_lm_model_types() -> set[str]:
+    # First the guard that keeps a mismatched torchaudio away: transformers remembers what
+    # it found importable when it is first imported (natcomp.hf.torchaudio_guard).
+    from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
+
+    hide_mismatched_torchaudio()
     from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
 
     return set(MODEL_FOR_MASKED_LM_MAPPING_NAMES)

@@ -125,6 +125,8 @@ def profile_config(
             section["systems"] = {name: {key: value for key, value in system.items() if value is not None}}
         elif family == "noncompsst":
             section["models"] = {name: model}
+            # Tables 1 and 3 show the sentiment of one model by key: the only one there is.
+            section["tables"] = {**(section.get("tables") or {}), "sentiment_model": name}
         elif family == "plane":
             masked_lm = kinds.masked_lm if kinds else False
             nli = kinds.nli if kinds else False
