@@ -279,9 +279,11 @@ def _tables(run: Path, name: str) -> None:
     write_tsv(
         tables / "tre" / "table2.tsv",
         [
-            {"encoder": name, "score": "wns", "spearman_rho": -0.3, "p_value": 0.01},
-            {"encoder": name, "score": "ti", "spearman_rho": -0.1, "p_value": 0.2},
-            {"encoder": "other", "score": "wns", "spearman_rho": 0.9, "p_value": 0.01},
+            {"setting": "paper", "encoder": name, "targets": "encoder", "score": "wns", "spearman_rho": -0.3},
+            {"setting": "paper", "encoder": name, "targets": "encoder", "score": "ti", "spearman_rho": -0.1},
+            {"setting": "paper", "encoder": name, "targets": "random", "score": "wns", "spearman_rho": -0.28},
+            {"setting": "held_out", "encoder": name, "targets": "encoder", "score": "wns", "spearman_rho": -0.05},
+            {"setting": "paper", "encoder": "other", "targets": "encoder", "score": "wns", "spearman_rho": 0.9},
         ],
     )
 
@@ -320,8 +322,10 @@ def test_the_profile_reads_each_family_headline_for_its_own_model(tmp_path):
     assert _value(profile, "pss", "PSS", "linear FT") == 72
     assert _value(profile, "pss", "relative PSS", "linear FB") == 62.5
     assert pd.isna(_value(profile, "pss", "PSS", "linear FT", "paper_value"))
-    assert _value(profile, "tre", "Spearman rho of TRE with WNS", "SST trees") == -0.3
-    assert _value(profile, "tre", "Spearman rho of TRE with TI (baseline)", "SST trees") == -0.1
+    assert _value(profile, "tre", "Spearman rho of TRE with WNS", "paper") == -0.3
+    assert _value(profile, "tre", "Spearman rho of TRE with TI", "paper") == -0.1
+    assert _value(profile, "tre", "Spearman rho of TRE with WNS (random-vector baseline)", "paper") == -0.28
+    assert _value(profile, "tre", "Spearman rho of TRE with WNS", "held_out") == -0.05
     source = _value(profile, "noncompsst", "r with MAXABS", "all rated phrases", "paper_source")
     assert source == "Table 2 / ROBERTA-BASE, Liu et al. / MAXABS r"
 
@@ -331,8 +335,11 @@ def test_the_papers_bert_gets_the_pss_tre_and_plane_values(tmp_path):
     profile = profile_rows(tmp_path, model="bert-base-uncased", name="bert", scale="demo", families=["pss", "tre"])
     assert _value(profile, "pss", "PSS", "linear FT", "paper_value") == 73.7
     assert _value(profile, "pss", "relative PSS", "linear FB", "paper_value") == 75.1
-    assert _value(profile, "tre", "Spearman rho of TRE with WNS", "SST trees", "paper_value") == -0.1997
-    assert pd.isna(_value(profile, "tre", "Spearman rho of TRE with TI (baseline)", "SST trees", "paper_value"))
+    assert _value(profile, "tre", "Spearman rho of TRE with WNS", "paper", "paper_value") == -0.1997
+    assert pd.isna(_value(profile, "tre", "Spearman rho of TRE with WNS", "held_out", "paper_value"))
+    assert pd.isna(
+        _value(profile, "tre", "Spearman rho of TRE with WNS (random-vector baseline)", "paper", "paper_value")
+    )
     profile = profile_rows(tmp_path, model="bert-base-cased", name="bert", scale="demo", families=["plane"])
     assert _value(profile, "plane", "fine-tuning accuracy", "good released", "paper_value") == 0.85
     assert _value(profile, "plane", "fine-tuning accuracy", "good released") == 0.8
@@ -383,7 +390,7 @@ def test_compare_keeps_a_measure_only_one_model_has(tmp_path):
     a = read_profile(_profile(tmp_path, "a", "/m/a", ["tre"]))
     b = read_profile(_profile(tmp_path, "b", "/m/b", ["pss"]))
     table = compare_profiles([a, b])
-    assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 2, "families in profile order"
+    assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 4, "families in profile order"
     assert math.isnan(table.loc[table["family"] == "tre", "b [demo]"].iloc[0])
 
 

@@ -210,7 +210,10 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
     assert {row["family"] for row in rows} == {"noncompsst", "plane", "pss", "tre"}
     assert {row["scale"] for row in rows} == {"demo"}
     measures = {(row["family"], row["measure"]) for row in rows}
-    assert ("pss", "relative PSS") in measures and ("tre", "Spearman rho of TRE with TI (baseline)") in measures
+    assert ("pss", "relative PSS") in measures and (
+        "tre",
+        "Spearman rho of TRE with WNS (random-vector baseline)",
+    ) in measures
     assert ("noncompsst", "r with MAXABS") in measures and ("plane", "fine-tuning accuracy") in measures
     pss = [float(row["value"]) for row in rows if row["measure"] == "PSS"]
     assert len(pss) == 4 and all(0 <= value <= 100 for value in pss)
