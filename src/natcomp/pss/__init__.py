@@ -5,7 +5,7 @@ Public API: pairs (:func:`read_pairs`, :func:`clean_pairs`), scoring
 (:func:`train_head`, :func:`fine_tune_encoder`), the demo data (:mod:`natcomp.pss.demo`).
 """
 
-import importlib
+from natcomp.lazy import lazy_exports
 
 # The public names, imported from their modules when first used, so that the command line
 # (which imports natcomp.pss.cli) starts without numpy.
@@ -25,27 +25,4 @@ _MODULE_OF = {
 }
 
 
-def __getattr__(name: str):
-    if name in _MODULE_OF:
-        return getattr(importlib.import_module(f"natcomp.pss.{_MODULE_OF[name]}"), name)
-    raise AttributeError(f"module 'natcomp.pss' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_MODULE_OF])
-
-
-__all__ = [
-    "CLEANING_RULES",
-    "CleanedPairs",
-    "LabelledPairs",
-    "Pair",
-    "PssScore",
-    "clean_pairs",
-    "polarity_sensitivity",
-    "read_pairs",
-    "read_predictions",
-    "relative_pss",
-    "score_pairs",
-    "write_pairs",
-]
+__getattr__, __dir__ = lazy_exports(__name__, _MODULE_OF)

@@ -4,7 +4,7 @@ Public API: :func:`tree_impurity`, :func:`weighted_node_switching` (SST label sc
 :func:`tree_reconstruction_error` with :class:`TreSettings`, :func:`correlate`.
 """
 
-import importlib
+from natcomp.lazy import lazy_exports
 
 # The public names, imported from their modules when first used: ``import natcomp.tre`` (and the
 # command line, which imports natcomp.tre.cli) must not import torch, pandas and scipy up front.
@@ -23,26 +23,4 @@ _MODULE_OF = {
 }
 
 
-def __getattr__(name: str):
-    if name in _MODULE_OF:
-        return getattr(importlib.import_module(f"natcomp.tre.{_MODULE_OF[name]}"), name)
-    raise AttributeError(f"module 'natcomp.tre' has no attribute {name!r}")
-
-
-def __dir__() -> list[str]:
-    return sorted([*globals(), *_MODULE_OF])
-
-
-__all__ = [
-    "TreResult",
-    "TreSettings",
-    "TreeTable",
-    "as_sentiment_tree",
-    "correlate",
-    "read_sentiment_trees",
-    "scatter_figure",
-    "sentence_text",
-    "tree_impurity",
-    "tree_reconstruction_error",
-    "weighted_node_switching",
-]
+__getattr__, __dir__ = lazy_exports(__name__, _MODULE_OF)

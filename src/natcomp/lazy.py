@@ -1,0 +1,23 @@
+"""Public names of a package imported from their modules when first used (PEP 562), so
+that importing the package (the command line does) loads none of their dependencies."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from collections.abc import Callable, Mapping
+
+
+def lazy_exports(package: str, module_of: Mapping[str, str]) -> tuple[Callable[[str], object], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for ``package``: name -> the attribute of
+    ``package.<module_of[name]>``, imported on first use."""
+
+    def __getattr__(name: str):
+        if name in module_of:
+            return getattr(importlib.import_module(f"{package}.{module_of[name]}"), name)
+        raise AttributeError(f"module {package!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        return sorted([*vars(sys.modules[package]), *module_of])
+
+    return __getattr__, __dir__
