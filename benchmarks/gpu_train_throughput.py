@@ -25,9 +25,9 @@ Usage:
 from __future__ import annotations
 
 import argparse
+import itertools
 import logging
 import math
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,6 +37,8 @@ from pathlib import Path
 
 import numpy as np
 import yaml
+
+from gpu_busy import BusySampler
 
 from natcomp.mt.nmt import configure_cuda, fairseq_argv, hardware_argv, plan_batches
 
@@ -59,7 +61,6 @@ TRANSFORMER_BASE = {
     "weight-decay": 0.0001,
     "criterion": "label_smoothed_cross_entropy",
     "label-smoothing": 0.1,
-    "num-workers": 0,
 }
 TINY = {
     **TRANSFORMER_BASE,
@@ -89,8 +90,8 @@ def synthetic_corpus(folder: Path, sentences: int, vocabulary: int, seed: int = 
             bounds = np.concatenate([[0], np.cumsum(lengths)])
             lines = (" ".join(tokens[bounds[i] : bounds[i + 1]]) for i in range(count))
             (folder / f"{split}.{lang}").write_text("\n".join(lines) + "\n")
-    preprocess = shutil.which("fairseq-preprocess", path=str(Path(sys.executable).parent)) or "fairseq-preprocess"
-    command = [preprocess, "--source-lang", "src", "--target-lang", "trg", "--joined-dictionary"]
+    preprocess = [sys.executable, "-m", "fairseq_cli.preprocess"]  # no reliance on an installed entry point
+    command = [*preprocess, "--source-lang", "src", "--target-lang", "trg", "--joined-dictionary"]
     command += ["--trainpref", str(folder / "train"), "--validpref", str(folder / "valid")]
     command += ["--destdir", str(folder / "bin"), "--workers", "4"]
     subprocess.run(command, check=True, capture_output=True)
@@ -98,7 +99,7 @@ def synthetic_corpus(folder: Path, sentences: int, vocabulary: int, seed: int = 
 
 
 def measure(databin: Path, options: dict, plan, precision: str, on_gpu: bool, updates: int, warmup: int) -> dict:
-    """Target tokens per second over ``updates`` timed updates, and peak GPU memory."""
+    """Target tokens per second over ``updates`` timed updates, GPU busy share and peak GPU memory."""
     import torch
     from fairseq import options as fairseq_options
     from fairseq import tasks
@@ -120,11 +121,13 @@ def measure(databin: Path, options: dict, plan, precision: str, on_gpu: bool, up
     trainer = Trainer(cfg, task, model, criterion)
     epoch_itr = trainer.get_train_iterator(epoch=1, load_dataset=False)
     timed_tokens, timed_updates, done, start = 0, 0, 0, None
+    busy = BusySampler()
     while timed_updates < updates:  # epochs, as many as it takes
         for samples in iterators.GroupedIterator(epoch_itr.next_epoch_itr(shuffle=True), plan.update_freq):
             if done == warmup:
                 if on_gpu:
                     torch.cuda.synchronize()
+                busy.__enter__()
                 start = time.perf_counter()
             trainer.train_step(samples)
             done += 1
@@ -136,8 +139,14 @@ def measure(databin: Path, options: dict, plan, precision: str, on_gpu: bool, up
     if on_gpu:
         torch.cuda.synchronize()
     seconds = time.perf_counter() - start
+    busy.__exit__()
     peak = torch.cuda.max_memory_allocated() / 2**30 if on_gpu else None
-    return {"tokens_per_s": timed_tokens / seconds, "peak_gib": peak, "tokens_per_update": timed_tokens / updates}
+    return {
+        "tokens_per_s": timed_tokens / seconds,
+        "peak_gib": peak,
+        "tokens_per_update": timed_tokens / updates,
+        "busy": busy.share(),
+    }
 
 
 def paper_scale(tokens_per_s: float, paper_config: Path = REPO / "config" / "paper.yaml") -> list[tuple]:
@@ -161,6 +170,13 @@ def main() -> None:
     parser.add_argument("--tokens-per-update", type=int, default=28672)
     parser.add_argument("--precisions", nargs="+", default=["fp32", "fp16"], choices=["fp32", "fp16"])
     parser.add_argument("--max-tokens", nargs="+", default=["auto", "3584"], help="micro-batches: auto or numbers")
+    parser.add_argument(
+        "--num-workers",
+        nargs="+",
+        type=int,
+        default=[1],
+        help="fairseq data-loading workers (1: fairseq's default, which the paper config keeps)",
+    )
     parser.add_argument("--updates", type=int, default=60, help="timed updates per configuration")
     parser.add_argument("--warmup", type=int, default=10, help="untimed updates first")
     args = parser.parse_args()
@@ -173,6 +189,7 @@ def main() -> None:
     if args.smoke:
         args.sentences, args.vocabulary, args.tokens_per_update = 400, 300, 1024
         args.updates, args.warmup, args.precisions, args.max_tokens = 4, 1, ["fp32"], ["auto", "512"]
+        args.num_workers = [0]
         options = TINY
         torch.set_num_threads(1)
     memory = torch.cuda.get_device_properties(0).total_memory / 2**30 if on_gpu else None
@@ -186,15 +203,17 @@ def main() -> None:
             if precision == "fp16" and not on_gpu:
                 print("fp16: skipped (fp16 training needs a GPU)")
                 continue
-            for max_tokens in args.max_tokens:
+            for max_tokens, workers in itertools.product(args.max_tokens, args.num_workers):
                 chosen = max_tokens if max_tokens == "auto" else int(max_tokens)
                 plan = plan_batches(args.tokens_per_update, chosen, precision, 1 if on_gpu else 0, memory)
-                figures = measure(databin, options, plan, precision, on_gpu, args.updates, args.warmup)
+                loading = {**options, "num-workers": workers}
+                figures = measure(databin, loading, plan, precision, on_gpu, args.updates, args.warmup)
                 results.append((precision, max_tokens, plan, figures))
                 peak = f"{figures['peak_gib']:.1f} GiB" if figures["peak_gib"] is not None else "n/a on CPU"
                 print(
-                    f"{precision} max_tokens {max_tokens} ({plan.max_tokens} x update-freq {plan.update_freq}): "
-                    f"{figures['tokens_per_s']:.0f} target tokens/s, peak GPU memory {peak}, "
+                    f"{precision} max_tokens {max_tokens} ({plan.max_tokens} x update-freq {plan.update_freq}), "
+                    f"{workers} loading worker(s): {figures['tokens_per_s']:.0f} target tokens/s, "
+                    f"GPU busy {figures['busy']}, peak GPU memory {peak}, "
                     f"{figures['tokens_per_update']:.0f} target tokens per update"
                 )
     if not results:

@@ -18,7 +18,6 @@ Usage: .venv/bin/python benchmarks/hf_translation_throughput.py [--sentences 500
 import argparse
 import inspect
 import logging
-import shutil
 import subprocess
 import sys
 import tempfile
@@ -58,10 +57,10 @@ def train_fairseq(work: Path, train, valid, epochs: int) -> tuple[Path, Path, Pa
     for name in ("train", "valid"):
         for lang in ("en", "nl"):
             apply_bpe_chunk(work / "codes", work / f"{name}.tok.{lang}", work / f"{name}.bpe.{lang}")
-    preprocess = shutil.which("fairseq-preprocess", path=str(Path(sys.executable).parent)) or "fairseq-preprocess"
+    preprocess = [sys.executable, "-m", "fairseq_cli.preprocess"]  # no reliance on an installed entry point
     subprocess.run(
         [
-            preprocess,
+            *preprocess,
             "--source-lang",
             "en",
             "--target-lang",

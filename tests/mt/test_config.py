@@ -53,6 +53,7 @@ def test_without_per_size_epochs_the_fairseq_option_applies_to_every_size():
         ("fp16", "set mt.train.precision: fp16 instead"),
         ("cpu", "is set by the workflow when the job has no GPU"),
         ("distributed-world-size", "is the number of GPUs the job was given"),
+        ("num-workers", "is set from mt.train.loading_workers"),
     ],
 )
 def test_batch_and_hardware_options_in_fairseq_are_refused_with_the_key_to_use(name, hint):

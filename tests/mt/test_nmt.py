@@ -44,7 +44,6 @@ OPTIONS = {
     "label-smoothing": 0.1,
     "max-tokens": 1500,
     "patience": 1,
-    "num-workers": 0,
     "no-progress-bar": True,
 }
 
@@ -448,8 +447,13 @@ def test_hardware_options_are_not_part_of_the_resume_fingerprint():
     assert "--cpu" not in json.dumps(fingerprint)
     cpu = nmt.hardware_argv(nmt.plan_batches(28672, "auto", "fp32", 0), "fp32", 0)
     gpu = nmt.hardware_argv(nmt.plan_batches(28672, "auto", "fp16", 2, 80), "fp16", 2)
-    assert cpu == ["--max-tokens", "4096", "--update-freq", "7", "--cpu"]
-    assert gpu == ["--max-tokens", "14336", "--update-freq", "1", "--distributed-world-size", "2", "--fp16"]
+    assert cpu == ["--num-workers", "0", "--max-tokens", "4096", "--update-freq", "7", "--cpu"]
+    assert gpu == [
+        *("--num-workers", "0", "--max-tokens", "14336", "--update-freq", "1"),
+        *("--distributed-world-size", "2", "--fp16"),
+    ]
+    loading = nmt.hardware_argv(None, "fp16", 1, loading_workers=4)
+    assert loading == ["--num-workers", "4", "--distributed-world-size", "1", "--fp16"]
     changed = [
         nmt.training_fingerprint(OPTIONS, 2, "en", "nl", [1, 3], tokens_per_update=2048),
         nmt.training_fingerprint(OPTIONS, 1, "en", "nl", [1, 3], tokens_per_update=4096),
@@ -560,8 +564,8 @@ def test_a_gpu_job_gets_its_batch_precision_and_world_size_and_the_cpu_fingerpri
 
     with pytest.raises(Stop):
         nmt.train(databin / "bin", tmp_path / "fp16", tmp_path / "h.pt", tmp_path / "h.tsv", **common, gpus=4,
-                  precision="fp16", allow_tf32=False)  # fmt: skip
+                  precision="fp16", allow_tf32=False, loading_workers=4)  # fmt: skip
     argv, cuda = calls.pop()
     assert cuda == ("fp16", False)
-    assert " ".join(argv).endswith("--max-tokens 14336 --update-freq 1 --distributed-world-size 2 --fp16 "
-                                   f"--save-dir {tmp_path / 'fp16'}"), "4 GPUs asked, 2 visible: 2"  # fmt: skip
+    assert " ".join(argv).endswith("--num-workers 4 --max-tokens 14336 --update-freq 1 --distributed-world-size 2 "
+                                   f"--fp16 --save-dir {tmp_path / 'fp16'}"), "4 GPUs asked, 2 visible: 2"  # fmt: skip

@@ -17,7 +17,8 @@ rule mt_train:
         seed=r"\d+",
     conda:
         "../../../envs/nmt.yaml"
-    threads: 1
+    # The trainer and its data-loading processes (mt.train.loading_workers).
+    threads: 1 + lookup(dpath="mt/train/loading_workers", within=config, default=0)
     resources:
         # Transformer-base on one GPU; the binarised corpus is memory-mapped.
         mem_mb=10000,
@@ -33,6 +34,9 @@ rule mt_train:
         max_tokens=lookup(dpath="mt/train/max_tokens", within=config),
         precision=lookup(dpath="mt/train/precision", within=config),
         allow_tf32=lookup(dpath="mt/train/allow_tf32", within=config),
+        loading_workers=lookup(
+            dpath="mt/train/loading_workers", within=config, default=0
+        ),
         # The GPUs this job was given (--set-resources mt_train:gpu=N): fairseq alone
         # would take every visible GPU.
         gpus=lambda wildcards, resources: resources.gpu,

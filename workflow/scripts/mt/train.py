@@ -19,4 +19,5 @@ with logged(snakemake.log[0]):
         precision=params.precision,
         allow_tf32=params.allow_tf32,
         gpus=params.gpus,
+        loading_workers=params.loading_workers,
     )
