@@ -39,6 +39,16 @@ def test_the_html_shows_the_tsv_as_a_table_with_its_exact_cells(tmp_path):
     assert "&lt;never&gt;" in page
 
 
+def test_the_html_shows_the_runs_settings_above_the_table(tmp_path):
+    write_example(tmp_path / "summary.tsv")
+    write_html_table(tmp_path / "summary.tsv", tmp_path / "a.html", "t", settings="demo scale; seeds 1, 2 <&>")
+    page = (tmp_path / "a.html").read_text()
+    assert "<p class=settings>This run: demo scale; seeds 1, 2 &lt;&amp;&gt;</p>" in page
+    assert page.index("This run:") < page.index("<table")
+    write_html_table(tmp_path / "summary.tsv", tmp_path / "b.html", "t")
+    assert "This run:" not in (tmp_path / "b.html").read_text(), "no settings line without settings"
+
+
 def test_the_html_carries_the_tsv_as_a_download(tmp_path):
     write_example(tmp_path / "summary.tsv")
     write_html_table(tmp_path / "summary.tsv", tmp_path / "summary.html", "t")

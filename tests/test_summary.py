@@ -12,7 +12,7 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from natcomp.summary import FamilySection, long_form, run_scale, summary_page, write_summary
+from natcomp.summary import FamilySection, long_form, run_scale, run_settings, summary_page, write_summary
 from natcomp.tsv import read_tsv, write_tsv
 
 REPO = Path(__file__).resolve().parents[1]
@@ -31,7 +31,9 @@ def sections(tmp_path: Path) -> list[FamilySection]:
     write_tsv(tmp_path / "table2.tsv", pd.DataFrame({"setting": ["dev"], "rho": ["-0.5880"]}))
     (tmp_path / "figure.png").write_bytes(PNG)
     return [
-        FamilySection("pss", "demo", tables=[("PSS (paper Table 1)", str(tmp_path / "table1.tsv"))]),
+        FamilySection(
+            "pss", "demo", tables=[("PSS (paper Table 1)", str(tmp_path / "table1.tsv"))], settings="demo scale; x"
+        ),
         FamilySection(
             "tre",
             "paper",
@@ -48,6 +50,7 @@ def test_the_page_has_a_section_per_family_its_scale_tables_figures_and_the_conf
     assert 'href="report.html"' in page
     assert page.count("<table") == 2 and page.count("data:image/png;base64,") == 1
     assert "Demo scale" in page and "Paper scale" in page
+    assert page.count("This run: ") == 1 and "This run: demo scale; x</p>" in page, "settings where given"
     assert "paper_&lt;column&gt;" in page, "the paper column is explained where a table has one"
     assert "run_name: demo" in page
     assert numbers.to_dict("records") == [
@@ -87,6 +90,24 @@ def test_long_form_keeps_empty_cells_out():
 )
 def test_run_scale_follows_where_the_data_come_from(section, scale):
     assert run_scale(section) == scale
+
+
+def test_run_settings_name_scale_models_and_seeds_as_the_config_does():
+    import yaml
+
+    demo = yaml.safe_load((REPO / "config" / "config.yaml").read_text())
+    paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    line = run_settings("mt", paper["mt"])
+    assert line.startswith("paper scale; trained models: small (1,072,851 pairs), medium (8,582,811 pairs), full (all")
+    assert "seeds 1, 2, 3, 4, 5" in line and "opus-mt-en-nl" in line
+    line = run_settings("noncompsst", demo["noncompsst"])
+    assert line == "demo scale; sentiment models: tiny; seeds 1, 2; 25 epoch(s) at learning rate 0.003"
+    assert "roberta-large" in run_settings("noncompsst", paper["noncompsst"])
+    assert "fine-tuning: bert-base-cased (seed 42" in run_settings("plane", paper["plane"])
+    assert "bert_base (bert-base-uncased; for the paper's BERT)" in run_settings("pss", paper["pss"])
+    line = run_settings("tre", demo["tre"])
+    assert line.startswith("demo scale; encoders: minilm (all-MiniLM-L6-v2; for the paper's USE Transformer)")
+    assert "tiny_random (tiny random encoder)" in line and "composition add, 400 steps" in line
 
 
 @pytest.mark.workflow

@@ -27,6 +27,7 @@ h1 { font-size: 16px; }
 table.natcomp { border-collapse: collapse; }
 table.natcomp th, table.natcomp td { padding: 2px 8px; border-bottom: 1px solid #ddd; text-align: left; }
 table.natcomp th { background: #f3f3f3; position: sticky; top: 0; }
+p.settings { background: #fff6d8; padding: 4px 6px; }
 """
 
 
@@ -73,24 +74,33 @@ def download_link(name: str, data: bytes, rows: int) -> str:
     )
 
 
-def table_html(table: pd.DataFrame, title: str, *, download_name: str | None = None, data: bytes | None = None) -> str:
+def table_html(
+    table: pd.DataFrame,
+    title: str,
+    *,
+    download_name: str | None = None,
+    data: bytes | None = None,
+    settings: str = "",
+) -> str:
     """A self-contained HTML page showing ``table`` (cells as given; missing ones empty).
 
-    With ``download_name`` and ``data``, the page links the data as a download of that name.
+    With ``download_name`` and ``data``, the page links the data as a download of that name;
+    ``settings`` (how the run was configured: scale, models, seeds) is shown above the table.
     """
     link = download_link(download_name, data, len(table)) if download_name is not None and data is not None else ""
+    shown = f"<p class=settings>This run: {html.escape(settings)}</p>\n" if settings else ""
     return (
         '<!DOCTYPE html>\n<html>\n<head>\n<meta charset="utf-8">\n'
         f"<title>{html.escape(title)}</title>\n<style>\n{STYLE}</style>\n</head>\n<body>\n"
-        f"<h1>{html.escape(title)}</h1>\n{link}{table_fragment(table, 'table')}</body>\n</html>\n"
+        f"<h1>{html.escape(title)}</h1>\n{shown}{link}{table_fragment(table, 'table')}</body>\n</html>\n"
     )
 
 
-def write_html_table(tsv_path: str | Path, html_path: str | Path, title: str) -> None:
+def write_html_table(tsv_path: str | Path, html_path: str | Path, title: str, settings: str = "") -> None:
     """Render the TSV file ``tsv_path`` (as written: every cell's text) into ``html_path``,
-    atomically, with the TSV attached as a download."""
+    atomically, with the TSV attached as a download and the run's ``settings`` above it."""
     tsv_path = Path(tsv_path)
     table = read_tsv(tsv_path)
-    page = table_html(table, title, download_name=tsv_path.name, data=tsv_path.read_bytes())
+    page = table_html(table, title, download_name=tsv_path.name, data=tsv_path.read_bytes(), settings=settings)
     with atomic_open(html_path) as out:
         out.write(page)

@@ -60,6 +60,7 @@ class FamilySection:
     scale: str
     tables: list[tuple[str, str]] = field(default_factory=list)
     figures: list[tuple[str, str]] = field(default_factory=list)
+    settings: str = ""
 
 
 def run_scale(section: Mapping) -> str:
@@ -69,6 +70,71 @@ def run_scale(section: Mapping) -> str:
     if not urls or any(url.startswith("file:results/") for url in urls):
         return "demo"
     return "paper"
+
+
+def _names(models: Mapping) -> str:
+    return ", ".join(str(name) for name in models) or "none"
+
+
+def _encoders(encoders: Mapping) -> str:
+    """Encoder keys with the model each loads and the paper's encoder it stands in for."""
+    described = []
+    for name, encoder in encoders.items():
+        details = [str(encoder["model"])] if isinstance(encoder, Mapping) and "model" in encoder else []
+        if isinstance(encoder, Mapping) and "tiny" in encoder:
+            details.append("tiny random encoder")
+        if isinstance(encoder, Mapping) and encoder.get("stands_in_for"):
+            details.append(f"for the paper's {encoder['stands_in_for']}")
+        described.append(f"{name} ({'; '.join(details)})" if details else str(name))
+    return ", ".join(described) or "none"
+
+
+def _plane_models(section: Mapping) -> str:
+    parts = []
+    for key, label in (("prompting", "prompting"), ("nli", "NLI transfer")):
+        part = section.get(key, {})
+        if part.get("enabled", True) and part.get("models"):
+            parts.append(f"{label}: {_names(part['models'])}")
+    finetune = section.get("finetune", {})
+    if finetune.get("enabled", True) and finetune.get("model"):
+        training = finetune.get("training", {})
+        parts.append(
+            f"fine-tuning: {finetune['model']} (seed {training.get('seed', '?')}, {training.get('epochs', '?')} epoch(s))"
+        )
+    return "; ".join(parts) or "no evaluation enabled"
+
+
+def run_settings(family: str, section: Mapping) -> str:
+    """One line that says how a family ran: scale, models (as the config names them),
+    seeds; shown above every rendered table of the family and on the summary page, so that
+    nobody takes a demo figure for a reproduction."""
+    scale = f"{run_scale(section)} scale"
+    if family == "mt":
+        sizes = ", ".join(
+            f"{name} ({'all' if pairs == 'all' else f'{int(pairs):,}'} pairs)"
+            for name, pairs in section.get("sizes", {}).items()
+        )
+        seeds = ", ".join(map(str, section.get("seeds", [])))
+        return f"{scale}; trained models: {sizes or 'none'}, seeds {seeds or 'none'}; pretrained systems: {_names(section.get('systems', {}))}"
+    if family == "noncompsst":
+        training = section.get("training", {})
+        seeds = ", ".join(map(str, training.get("seeds", [])))
+        return (
+            f"{scale}; sentiment models: {_names(section.get('models', {}))}; seeds {seeds or 'none'}; "
+            f"{training.get('epochs', '?')} epoch(s) at learning rate {training.get('learning_rate', '?')}"
+        )
+    if family == "plane":
+        return f"{scale}; {_plane_models(section)}"
+    if family == "pss":
+        heads = ", ".join(section.get("heads", []))
+        return f"{scale}; encoders: {_encoders(section.get('encoders', {}))}; heads: {heads or 'none'}"
+    if family == "tre":
+        fit = section.get("fit", {})
+        return (
+            f"{scale}; encoders: {_encoders(section.get('encoders', {}))}; composition {fit.get('composition', 'add')}, "
+            f"{fit.get('steps', '?')} steps; SST splits {', '.join(section.get('splits', []))}"
+        )
+    return scale
 
 
 def long_form(table: pd.DataFrame, family: str, scale: str, name: str) -> pd.DataFrame:
@@ -105,6 +171,8 @@ def summary_page(
         parts.append(f'<h2 id="{section.family}">{html.escape(name)}</h2>')
         parts.append(f"<p class=paper>{html.escape(PAPERS.get(section.family, ''))}</p>")
         parts.append(f'<p class="scale {section.scale}">{html.escape(SCALE_NOTES[section.scale])}</p>')
+        if section.settings:
+            parts.append(f"<p class=settings>This run: {html.escape(section.settings)}</p>")
         for index, (title, path) in enumerate(section.tables):
             table = read_tsv(path)
             table_id = f"{section.family}-{index}"

@@ -65,7 +65,9 @@ def test_batched_composition_equals_tree_by_tree(composition):
 
 def test_linear_composition_gradients_equal_autograd_through_the_levels():
     # the hand-written backward pass against autograd over a plain level-by-level forward pass
+    # a one-word tree too: its root is a word, not a composed node
     trees = random_trees(25, seed=11) + [parse_tree("(2 (2 a) (2 film) (2 (2 not) (2 fun) (2 but)))")]
+    trees.insert(3, parse_tree("(3 fun)"))
     table = TreeTable.build(trees)
     on_device = _DeviceTable.of(table, torch.device("cpu"))
     torch.manual_seed(0)
@@ -77,11 +79,12 @@ def test_linear_composition_gradients_equal_autograd_through_the_levels():
     weights = torch.randn(len(trees), 4, dtype=torch.float64)
 
     def reference():
-        nodes = composer.primitives(on_device.leaf_words)
-        for left, right in on_device.levels:
+        nodes = composer.primitives(torch.as_tensor(table.leaf_words))
+        for left, right in table.levels:
+            left, right = torch.as_tensor(left), torch.as_tensor(right)
             composed = nodes[left] @ composer.left.T + nodes[right] @ composer.right.T + composer.bias
             nodes = torch.cat([nodes, composed])
-        return nodes[on_device.roots]
+        return nodes[torch.as_tensor(table.roots)]
 
     parameters = [composer.primitives.weight, composer.left, composer.right, composer.bias]
     expected = torch.autograd.grad((reference() * weights).sum(), parameters)

@@ -16,7 +16,7 @@ if _SRC not in sys.path:
 
 from natcomp.configcheck import check_config, load_schema, read_typed_strings
 from natcomp.errors import ConfigError
-from natcomp.summary import run_scale
+from natcomp.summary import run_scale, run_settings
 from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
 
 FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
@@ -119,6 +119,7 @@ def report_table(tsv, caption, category, subcategory=None, title=None, summary=F
         "category": category,
         "subcategory": subcategory,
         "title": title or Path(tsv).stem.replace("_", " "),
+        "family": Path(tsv).parts[2],
     }
     if summary:
         in_summary(tsv, REPORT_TABLES[tsv]["title"])
@@ -155,6 +156,7 @@ def summary_sections():
                 {
                     "family": family,
                     "scale": run_scale(config[family]),
+                    "settings": run_settings(family, config[family]),
                     "tables": [
                         (i["title"], i["path"]) for i in items if i["kind"] == "table"
                     ],

@@ -23,7 +23,7 @@ import pandas as pd  # noqa: E402
 import seaborn as sns  # noqa: E402
 from matplotlib.ticker import MaxNLocator  # noqa: E402
 
-from natcomp.files import atomic_path  # noqa: E402
+from natcomp.figures import save_png  # noqa: E402
 from natcomp.mt.registry import CONDITION_NAMES, DATA_TYPES  # noqa: E402
 from natcomp.mt.scoring import TRAINED_SYSTEM  # noqa: E402
 from natcomp.mt.tables import model_group, model_groups  # noqa: E402
@@ -50,10 +50,8 @@ PAPER_LABEL = "paper (published)"
 
 
 def _save(figure: plt.Figure, path: str | Path) -> plt.Figure:
-    with atomic_path(path) as tmp:
-        figure.savefig(tmp, format="png", dpi=120, bbox_inches="tight")
-    plt.close(figure)
-    return figure
+    # the MT figures place their own titles and legends
+    return save_png(figure, path, tight_layout=False)
 
 
 def paper_values(published: pd.DataFrame, our_table: str) -> dict[tuple[str, str, str], float]:

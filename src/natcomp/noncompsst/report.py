@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pandas as pd
 
-from natcomp.files import atomic_path
+from natcomp.figures import save_png
 from natcomp.noncompsst.stimuli import Phrase
 
 __all__ = [
@@ -144,11 +144,12 @@ def maxabs_figure(
         counts = data["composition"].value_counts()
         axes.set_xticks(range(len(present)), [f"{o}\n(n={counts[o]})" for o in present])
     axes.set_xlabel("sentiment of subphrase A and B (- negative, ~ neutral, + positive)")
-    axes.set_ylabel("MAXABS rating")
-    figure.tight_layout()
-    with atomic_path(path) as tmp:
-        figure.savefig(tmp, format="png", dpi=120)
-    plt.close(figure)
+    axes.set_ylabel("MAXABS rating (0-6)")
+    save_png(
+        figure,
+        path,
+        title=f"NonCompSST Figure 3a: MAXABS rating of the {len(data)} phrases by the sentiment of A and B",
+    )
     return data
 
 
@@ -173,17 +174,8 @@ def category_combination(phrases: Sequence[Phrase], candidates: pd.DataFrame) ->
     return out
 
 
-def _save(figure, path) -> None:
-    import matplotlib.pyplot as plt
-
-    figure.tight_layout()
-    with atomic_path(path) as tmp:
-        figure.savefig(tmp, format="png", dpi=120)
-    plt.close(figure)
-
-
 def factor_figure(
-    ratings: pd.DataFrame, factor: Mapping[str, str], path: str | Path, *, label: str, note: str = ""
+    ratings: pd.DataFrame, factor: Mapping[str, str], path: str | Path, *, label: str, note: str = "", title: str = ""
 ) -> pd.DataFrame:
     """MAXABS and ABS (ALLABS, both sides) per value of ``factor`` ({phrase: value}), two box
     plots side by side (PNG); an empty ``factor`` or ratings without those variants give a
@@ -217,8 +209,8 @@ def factor_figure(
         sns.boxplot(data=part, x="factor", y="rating", order=order, ax=ax, color="#9ecae1")
         ax.set_xticks(range(len(order)), [f"{o}\n({counts[o]})" for o in order], rotation=90, fontsize=7)
         ax.set_xlabel(f"{label} of A + B (phrases)")
-        ax.set_ylabel(f"{variant} rating")
-    _save(figure, path)
+        ax.set_ylabel(f"{variant} rating (0-6)")
+    save_png(figure, path, title=title or f"NonCompSST Figures 6 (MAXABS) and 7 (ABS): ratings by the {label} of A + B")
     return data
 
 
@@ -241,5 +233,10 @@ def stimulus_figure(means: Mapping[str, pd.DataFrame], path: str | Path) -> pd.D
         axes[1][column].hist(table["mean"], bins=[x / 3 - 1 / 6 for x in range(20)], color="#9ecae1")
         axes[1][column].set_xlabel("mean rating (0-6)")
         axes[1][column].set_ylabel("stimuli")
-    _save(figure, path)
+    save_png(
+        figure,
+        path,
+        title="NonCompSST Figure 5: per study, each stimulus' mean rating against the sd of its ratings "
+        "(top) and the distribution of the means (bottom)",
+    )
     return data

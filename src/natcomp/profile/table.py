@@ -342,7 +342,7 @@ def compare_figure(table: pd.DataFrame, path: str | Path) -> None:
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from natcomp.files import atomic_path
+    from natcomp.figures import save_png
 
     models = [column for column in table.columns if column not in COMPARE_COLUMNS]
     panels = list(dict.fromkeys(zip(table["family"], table["measure"])))
@@ -364,7 +364,4 @@ def compare_figure(table: pd.DataFrame, path: str | Path) -> None:
         axis.axis("off")
     if panels:
         axes.flat[0].legend(fontsize=7)
-    figure.tight_layout()
-    with atomic_path(path) as temporary:
-        figure.savefig(temporary, format="png", dpi=100)
-    plt.close(figure)
+    save_png(figure, path, title="Profile: each model's value per family, measure and setting", dpi=100)

@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from natcomp.files import atomic_path
+from natcomp.figures import save_png
 
 __all__ = [
     "CORRELATION_COLUMNS",
@@ -151,6 +151,10 @@ def table2_rows(
     return rows
 
 
+#: the tree scores' names in figure titles
+TREE_SCORE_NAMES = {"wns": "Weighted Node Switching (WNS)", "ti": "Tree Impurity (TI)"}
+
+
 def scatter_figure(per_encoder: Mapping[str, pd.DataFrame], path: str | Path, *, score: str = "wns") -> None:
     """One panel per encoder: TRE (y) against a tree score (x), with rho in the title; PNG."""
     import matplotlib
@@ -167,7 +171,9 @@ def scatter_figure(per_encoder: Mapping[str, pd.DataFrame], path: str | Path, *,
         axis.set_title(f"{encoder}\nSpearman rho = {row['spearman_rho']:.3f} (p = {row['p_value']:.2g})", fontsize=9)
         axis.set_xlabel(score.upper())
         axis.set_ylabel("TRE (cosine distance)")
-    figure.tight_layout()
-    with atomic_path(path) as tmp:
-        figure.savefig(tmp, format="png", dpi=120)
-    plt.close(figure)
+    save_png(
+        figure,
+        path,
+        title=f"TRE (Bhathena et al. 2020, Table 2): each sentence's tree reconstruction error against its "
+        f"{TREE_SCORE_NAMES.get(score, score.upper())}, per encoder",
+    )

@@ -213,76 +213,108 @@ class _LinearTrees(torch.autograd.Function):
 
     Autograd over per-level gathers and concatenations allocates a gradient the size of all
     nodes so far for every level (work of order levels x nodes per step); here the forward
-    pass fills one node buffer level by level and the backward pass walks the levels top
-    down accumulating into one gradient buffer (work of order nodes per step). A child that
-    is a word is mapped through ``W_left``/``W_right`` once per word type (and its gradients
-    summed per word type), not once per occurrence: about half the children are words.
+    pass fills one buffer of composed nodes level by level and the backward pass walks the
+    levels top down accumulating into one gradient buffer (work of order nodes per step).
+    Words are not copied into that buffer: a child that is a word is mapped through
+    ``W_left``/``W_right`` once per word type that occurs on that side (about half the
+    children are words, of far fewer types), and its gradient is summed per such type. The
+    weight gradients, which no level depends on, are one matrix product per side at the end
+    rather than one per level.
     """
 
     @staticmethod
     def forward(ctx, primitives, left, right, bias, table):
-        nodes = primitives.new_empty((table.n_nodes, primitives.shape[1]))
-        n_leaves = len(table.leaf_words)
-        nodes[:n_leaves] = primitives[table.leaf_words]
-        # a word child is mapped once per word type (far fewer types than word children)
-        mapped = (primitives @ left.T, primitives @ right.T)
-        for sides, start in zip(table.children, table.starts):
-            out = nodes[start : start + len(sides[0][0]) + len(sides[0][2])]
+        composed = primitives.new_empty((table.n_composed, primitives.shape[1]))
+        weights = (left, right)
+        mapped = [primitives[words] @ weight.T for words, weight in zip(table.side_words, weights)]
+        for level, start in zip(table.children, table.starts):
+            out = composed[start : start + level[0].size]
             out.copy_(bias.expand_as(out))
-            for (leaf_rows, leaf_words, inner_rows, inner_ids), weight, words in zip(sides, (left, right), mapped):
-                out.index_add_(0, leaf_rows, words[leaf_words])
-                out.index_add_(0, inner_rows, nodes[inner_ids] @ weight.T)
+            for side, weight, words in zip(level, weights, mapped):
+                out.index_add_(0, side.word_rows, words[side.word_slots])
+                out.index_add_(0, side.inner_rows, composed[side.inner_ids] @ weight.T)
+        roots = primitives.new_empty((table.n_trees, primitives.shape[1]))
+        roots[table.composed_roots] = composed[table.composed_root_ids]
+        roots[table.word_roots] = primitives[table.word_root_words]
         ctx.table = table
-        ctx.save_for_backward(primitives, left, right, nodes)
-        return nodes[table.roots]
+        ctx.save_for_backward(primitives, left, right, composed)
+        return roots
 
     @staticmethod
     def backward(ctx, grad_roots):
-        primitives, left, right, nodes = ctx.saved_tensors
+        primitives, left, right, composed = ctx.saved_tensors
         table = ctx.table
-        grad = torch.zeros_like(nodes)
-        grad.index_add_(0, table.roots, grad_roots)
         weights = (left, right)
-        grad_weights = (torch.zeros_like(left), torch.zeros_like(right))
-        # upstream gradients of word children, summed per word type and side
-        grad_words = (torch.zeros_like(primitives), torch.zeros_like(primitives))
-        grad_bias = torch.zeros(left.shape[0], dtype=nodes.dtype, device=nodes.device)
-        for sides, start in zip(reversed(table.children), reversed(table.starts)):
-            upstream = grad[start : start + len(sides[0][0]) + len(sides[0][2])]
-            grad_bias += upstream.sum(dim=0)
-            for (leaf_rows, leaf_words, inner_rows, inner_ids), weight, grad_weight, grad_word in zip(
-                sides, weights, grad_weights, grad_words
-            ):
-                inner = upstream[inner_rows]
-                grad_weight.addmm_(inner.T, nodes[inner_ids])
-                grad.index_add_(0, inner_ids, inner @ weight)
-                grad_word.index_add_(0, leaf_words, upstream[leaf_rows])
-        grad_primitives = grad_words[0] @ left + grad_words[1] @ right
-        grad_primitives.index_add_(0, table.leaf_words, grad[: len(table.leaf_words)])  # one-word trees
-        grad_weights[0].addmm_(grad_words[0].T, primitives)
-        grad_weights[1].addmm_(grad_words[1].T, primitives)
+        grad = torch.zeros_like(composed)
+        grad[table.composed_root_ids] = grad_roots[table.composed_roots]  # one root per tree
+        for level, start in zip(reversed(table.children), reversed(table.starts)):
+            upstream = grad[start : start + level[0].size]
+            for side, weight in zip(level, weights):
+                grad.index_add_(0, side.inner_ids, upstream[side.inner_rows] @ weight)
+        grad_bias = grad.sum(dim=0)
+        grad_primitives = torch.zeros_like(primitives)
+        grad_primitives.index_add_(0, table.word_root_words, grad_roots[table.word_roots])  # one-word trees
+        grad_weights = []
+        for words, inner, word_children, weight in zip(
+            table.side_words, table.side_inner, table.side_word_children, weights
+        ):
+            grad_weight = grad[inner.parents].T @ composed[inner.children]
+            # upstream gradients of the word children, summed per word type of this side
+            grad_mapped = primitives.new_zeros((len(words), primitives.shape[1]))
+            grad_mapped.index_add_(0, word_children.children, grad[word_children.parents])
+            grad_weight.addmm_(grad_mapped.T, primitives[words])
+            grad_primitives.index_add_(0, words, grad_mapped @ weight)
+            grad_weights.append(grad_weight)
         return grad_primitives, grad_weights[0], grad_weights[1], grad_bias, None
+
+
+@dataclass
+class _Side:
+    """One side (left or right) of one level's composed nodes: the rows whose child is a
+    word, those words' slots in the side's word types, the rows whose child is a composed
+    node, and those nodes' ids in the composed buffer."""
+
+    word_rows: torch.Tensor
+    word_slots: torch.Tensor
+    inner_rows: torch.Tensor
+    inner_ids: torch.Tensor
+
+    @property
+    def size(self) -> int:
+        return len(self.word_rows) + len(self.inner_rows)
+
+
+@dataclass
+class _Edges:
+    """Parent -> child edges of one side over all levels (ids in the composed buffer; a word
+    child's id is its slot in the side's word types)."""
+
+    parents: torch.Tensor
+    children: torch.Tensor
 
 
 @dataclass
 class _DeviceTable:
     leaf_words: torch.Tensor
-    levels: list[tuple[torch.Tensor, torch.Tensor]]
-    roots: torch.Tensor
     word_counts: torch.Tensor
+    n_trees: int
+    n_composed: int
+    # trees whose root is a composed node, and those nodes; trees of one word, and that word
+    composed_roots: torch.Tensor
+    composed_root_ids: torch.Tensor
+    word_roots: torch.Tensor
+    word_root_words: torch.Tensor
     starts: list[int] = field(default_factory=list)
-    # per level, per side (left, right): rows whose child is a word, those words' ids, rows
-    # whose child is a composed node, and those nodes' ids
-    children: list[tuple[tuple[torch.Tensor, ...], tuple[torch.Tensor, ...]]] = field(default_factory=list)
-
-    @property
-    def n_nodes(self) -> int:
-        return len(self.leaf_words) + sum(len(left) for left, _ in self.levels)
+    children: list[tuple[_Side, _Side]] = field(default_factory=list)
+    # per side (left, right): the word types that occur as that side's child, and all edges
+    side_words: tuple[torch.Tensor, ...] = ()
+    side_inner: tuple[_Edges, ...] = ()
+    side_word_children: tuple[_Edges, ...] = ()
 
     @classmethod
     def of(cls, table: TreeTable, device: torch.device) -> _DeviceTable:
         def tensor(array: np.ndarray) -> torch.Tensor:
-            return torch.as_tensor(array, device=device)
+            return torch.as_tensor(np.ascontiguousarray(array, dtype=np.int64), device=device)
 
         counts = torch.sparse_coo_tensor(
             torch.stack([tensor(table.leaf_trees), tensor(table.leaf_words)]),
@@ -290,29 +322,54 @@ class _DeviceTable:
             (len(table.roots), len(table.vocabulary)),
             check_invariants=True,
         ).coalesce()
-        starts, start = [], len(table.leaf_words)
+        n_leaves = len(table.leaf_words)
+        starts, start = [], 0
         for left, _ in table.levels:  # the ids of a level's new nodes are consecutive
             starts.append(start)
             start += len(left)
-        n_leaves = len(table.leaf_words)
-
-        def side(ids: np.ndarray) -> tuple[torch.Tensor, ...]:
-            is_word = ids < n_leaves
-            rows = np.arange(len(ids))
-            return (
-                tensor(rows[is_word]),
-                tensor(table.leaf_words[ids[is_word]]),
-                tensor(rows[~is_word]),
-                tensor(ids[~is_word]),
-            )
-
+        children, side_words, side_inner, side_word_children = [], [], [], []
+        for side in (0, 1):
+            ids = [level[side] for level in table.levels]
+            all_ids = np.concatenate(ids) if ids else np.zeros(0, dtype=np.int64)
+            parents = np.concatenate([np.arange(len(i)) + s for i, s in zip(ids, starts)]) if ids else all_ids
+            is_word = all_ids < n_leaves
+            words, slots = np.unique(table.leaf_words[all_ids[is_word]], return_inverse=True)
+            side_words.append(tensor(words))
+            side_inner.append(_Edges(tensor(parents[~is_word]), tensor(all_ids[~is_word] - n_leaves)))
+            side_word_children.append(_Edges(tensor(parents[is_word]), tensor(slots)))
+            slot_of = np.zeros(len(all_ids), dtype=np.int64)
+            slot_of[is_word] = slots
+            per_level, offset = [], 0
+            for level_ids in ids:
+                word = level_ids < n_leaves
+                rows = np.arange(len(level_ids))
+                level_slots = slot_of[offset : offset + len(level_ids)][word]
+                per_level.append(
+                    _Side(
+                        tensor(rows[word]),
+                        tensor(level_slots),
+                        tensor(rows[~word]),
+                        tensor(level_ids[~word] - n_leaves),
+                    )
+                )
+                offset += len(level_ids)
+            children.append(per_level)
+        is_composed = table.roots >= n_leaves
+        trees = np.arange(len(table.roots))
         return cls(
-            tensor(table.leaf_words),
-            [(tensor(a), tensor(b)) for a, b in table.levels],
-            tensor(table.roots),
-            counts,
-            starts,
-            [(side(a), side(b)) for a, b in table.levels],
+            leaf_words=tensor(table.leaf_words),
+            word_counts=counts,
+            n_trees=len(table.roots),
+            n_composed=start,
+            composed_roots=tensor(trees[is_composed]),
+            composed_root_ids=tensor(table.roots[is_composed] - n_leaves),
+            word_roots=tensor(trees[~is_composed]),
+            word_root_words=tensor(table.leaf_words[table.roots[~is_composed]]),
+            starts=starts,
+            children=list(zip(*children)),
+            side_words=tuple(side_words),
+            side_inner=tuple(side_inner),
+            side_word_children=tuple(side_word_children),
         )
 
 
