@@ -26,6 +26,8 @@ def test_every_final_table_is_an_html_table_of_the_report(results):
     for path in renderings:
         assert path.with_suffix(".tsv").is_file()
         assert ("text/html", path.name) in embedded, f"{path.relative_to(results)} is not in the report"
+        shown = path.read_text(encoding="utf-8")
+        assert "<p class=settings>This run: demo scale; " in shown, f"{path.name} does not say how the run was set"
     downloads = {name for _, name in embedded if name.endswith(".tsv")}
     assert downloads <= {"chosen_fragments.tsv", "candidates_sheet.tsv"}, "only the sheets to edit stay TSV items"
     for table in ("mt/systematicity_summary", "noncompsst/models", "plane/table6_finetune", "pss/table1", "tre/table2"):
@@ -43,6 +45,7 @@ def test_the_summary_page_has_every_family(results):
     assert re.findall(r'<h2 id="(\w+)">', page) == list(FAMILIES)
     assert "<script" not in page.lower()
     assert "paper_small" in page, "the MT summaries carry the paper's Tables 4a and 6a"
+    assert page.count("<p class=settings>This run: demo scale; ") == len(FAMILIES), "each family's settings"
     numbers = (results / "summary.tsv").read_text(encoding="utf-8").splitlines()
     assert numbers[0] == "family\tscale\ttable\trow\tcolumn\tvalue"
     assert {line.split("\t")[0] for line in numbers[1:]} == set(FAMILIES)

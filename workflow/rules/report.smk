@@ -23,7 +23,7 @@ for _tsv, _table in REPORT_TABLES.items():
             "../../envs/natcomp.yaml"
         params:
             title=_table["title"],
-            settings=run_settings(_table["family"], config[_table["family"]]),
+            run_settings=run_settings(_table["family"], config[_table["family"]]),
         script:
             "../scripts/report_table.py"
 

@@ -103,6 +103,7 @@ rule mt_bleu_table:
     conda:
         "../../../envs/natcomp.yaml"
     params:
+        run_settings=run_settings("mt", config["mt"]),
         sizes=SIZES,
         systems=SYSTEMS,
     script:

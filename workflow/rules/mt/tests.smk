@@ -177,6 +177,7 @@ rule mt_tables:
     conda:
         "../../../envs/natcomp.yaml"
     params:
+        run_settings=run_settings("mt", config["mt"]),
         sizes=SIZES,
         systems=SYSTEMS,
     script:
@@ -269,5 +270,7 @@ rule mt_manual_analysis_summary:
     localrule: True
     conda:
         "../../../envs/natcomp.yaml"
+    params:
+        run_settings=run_settings("mt", config["mt"]),
     script:
         "../../scripts/mt/manual_analysis_summary.py"

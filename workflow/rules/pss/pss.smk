@@ -174,6 +174,7 @@ rule pss_table:
     conda:
         "../../../envs/pss.yaml"
     params:
+        run_settings=run_settings("pss", config["pss"]),
         stands_in_for={
             name: entry.get("stands_in_for") for name, entry in PSS["encoders"].items()
         },

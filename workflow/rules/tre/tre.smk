@@ -150,6 +150,7 @@ rule tre_correlations:
     conda:
         "../../../envs/tre.yaml"
     params:
+        run_settings=run_settings("tre", config["tre"]),
         encoders=TRE_ENCODERS,
         stands_in_for={
             name: entry.get("stands_in_for") for name, entry in TRE["encoders"].items()

@@ -6,5 +6,8 @@ with logged(snakemake.log[0]):
     params = snakemake.params
     gather_bleu(snakemake.input, snakemake.output.table, sizes=params.sizes, systems=params.systems)
     write_html_table(
-        snakemake.output.table, snakemake.output.html, "BLEU on FLORES-101 per model (trained and pretrained systems)"
+        snakemake.output.table,
+        snakemake.output.html,
+        "BLEU on FLORES-101 per model (trained and pretrained systems)",
+        params.run_settings,
     )

@@ -7,4 +7,4 @@ with logged(snakemake.log[0]):
     out = snakemake.output
     write_summary(summarise_sheets(snakemake.input), out.table)
     # The report shows the HTML rendering; the TSV stays the data file.
-    write_html_table(out.table, out.html, TITLES["manual_analysis"])
+    write_html_table(out.table, out.html, TITLES["manual_analysis"], snakemake.params.run_settings)

@@ -23,5 +23,5 @@ with logged(snakemake.log[0]) as log:
     for name, table in tables.items():
         mt.write_table(table, out[name])
         # The report shows the HTML rendering; the TSV stays the data file.
-        write_html_table(out[name], out[f"{name}_html"], mt.TITLES[name])
+        write_html_table(out[name], out[f"{name}_html"], mt.TITLES[name], snakemake.params.run_settings)
         log.info("%s: %d rows", name, len(table))

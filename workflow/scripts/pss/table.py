@@ -16,5 +16,5 @@ with logged(snakemake.log[0]) as log:
         name = TABLE_FILES[direction]
         write_tsv(snakemake.output[name], table, list(TABLE_COLUMNS))
         title = cleaning_summary(counts, direction)
-        write_html_table(snakemake.output[name], snakemake.output[f"{name}_html"], title)
+        write_html_table(snakemake.output[name], snakemake.output[f"{name}_html"], title, snakemake.params.run_settings)
         log.info("%s\n%s", title, table.to_string(index=False))

@@ -19,6 +19,7 @@ with logged(snakemake.log[0]) as log:
         snakemake.output.html,
         "TRE Table 2: Spearman's rho of TRE with WNS and TI, partial rho controlling for length, "
         "encoder against random vectors",
+        snakemake.params.run_settings,
     )
     for row in rows:
         log.info("%s", row)
