@@ -13,7 +13,7 @@ class BusySampler:
         import torch
 
         self.samples: list[int] = []
-        self.interval, self.stop = interval, threading.Event()
+        self.interval, self.stopped = interval, threading.Event()
         self.available = torch.cuda.is_available()
         if self.available:
             try:
@@ -25,18 +25,24 @@ class BusySampler:
     def _run(self) -> None:
         import torch
 
-        while not self.stop.wait(self.interval):
+        while not self.stopped.wait(self.interval):
             self.samples.append(torch.cuda.utilization())
 
-    def __enter__(self) -> BusySampler:
+    def start(self) -> BusySampler:
         if self.available:
             self.thread.start()
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.stop.set()
+    def stop(self) -> None:
+        self.stopped.set()
         if self.available:
             self.thread.join()
+
+    def __enter__(self) -> BusySampler:
+        return self.start()
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
 
     def share(self) -> str:
         if not self.available:

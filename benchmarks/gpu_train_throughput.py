@@ -127,7 +127,7 @@ def measure(databin: Path, options: dict, plan, precision: str, on_gpu: bool, up
             if done == warmup:
                 if on_gpu:
                     torch.cuda.synchronize()
-                busy.__enter__()
+                busy.start()
                 start = time.perf_counter()
             trainer.train_step(samples)
             done += 1
@@ -139,7 +139,7 @@ def measure(databin: Path, options: dict, plan, precision: str, on_gpu: bool, up
     if on_gpu:
         torch.cuda.synchronize()
     seconds = time.perf_counter() - start
-    busy.__exit__()
+    busy.stop()
     peak = torch.cuda.max_memory_allocated() / 2**30 if on_gpu else None
     return {
         "tokens_per_s": timed_tokens / seconds,

@@ -399,14 +399,6 @@ def _add_evaluate(subparsers) -> None:
     parser.add_argument("--model", required=True, metavar="NAME_OR_PATH", help="Hub id or local model folder")
     parser.add_argument("--name", help="the system's name in the tables (default: the model's last path part)")
     parser.add_argument(
-        "--configfile",
-        type=Path,
-        metavar="BASE.yaml",
-        help="config whose test settings are used (default: the demo's config/config.yaml; the paper's: "
-        "config/paper.yaml)",
-    )
-    parser.add_argument("--directory", type=Path, help="run folder (default: runs/<name>)")
-    parser.add_argument(
         "--family",
         choices=("auto", "marian", "m2m100", "nllb"),
         default="auto",
@@ -438,14 +430,9 @@ def _add_evaluate(subparsers) -> None:
         default="auto",
         help="where to decode (default auto: the GPU when there is one)",
     )
-    parser.add_argument(
-        "--cores",
-        type=int,
-        default=os.cpu_count() or 1,
-        help="cores snakemake may use (default: all of this machine's)",
-    )
-    parser.add_argument("--dry-run", "-n", action="store_true", help="show the jobs, run nothing")
-    parser.add_argument("snakemake_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    from natcomp.profile.cli import add_run_arguments
+
+    add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
 
 

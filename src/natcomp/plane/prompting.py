@@ -88,19 +88,22 @@ def build_prompts(triplets: pd.DataFrame, template: str, verbaliser: tuple[str, 
                     for o in order
                 ]
                 hypothesis = hypothesis_form.format(c1=c1, c2=_c2(it, adj, noun, hyp), mask=mask_token)
-                rows.append(
-                    {
-                        "prompt": " ".join([*premises, hypothesis]),
-                        "premises": ",".join(order),
-                        "class": cls,
-                        "it": it,
-                        "adj": adj,
-                        "noun": noun,
-                        "hyp": hyp,
-                        "gold": label(cls, it),
-                    }
-                )
+                rows.append(_prompt_row(" ".join([*premises, hypothesis]), ",".join(order), cls, it, adj, noun, hyp))
     return pd.DataFrame(rows)
+
+
+def _prompt_row(prompt: str, premises: str, cls: str, it: str, adj: str, noun: str, hyp: str) -> dict:
+    """One prompt of a triplet and IT, with its demonstrations' ITs and the gold answer."""
+    return {
+        "prompt": prompt,
+        "premises": premises,
+        "class": cls,
+        "it": it,
+        "adj": adj,
+        "noun": noun,
+        "hyp": hyp,
+        "gold": label(cls, it),
+    }
 
 
 def mask_top_tokens(
@@ -257,18 +260,8 @@ def build_zero_shot_prompts(triplets: pd.DataFrame, template: str, mask_token: s
     rows = []
     for adj, noun, hyp, cls in triplets[["adj", "noun", "hyp", "class"]].itertuples(index=False, name=None):
         for it in INFERENCE_TYPES:
-            rows.append(
-                {
-                    "prompt": hypothesis_form.format(c1=f"{adj} {noun}", c2=_c2(it, adj, noun, hyp), mask=mask_token),
-                    "premises": "",
-                    "class": cls,
-                    "it": it,
-                    "adj": adj,
-                    "noun": noun,
-                    "hyp": hyp,
-                    "gold": label(cls, it),
-                }
-            )
+            prompt = hypothesis_form.format(c1=f"{adj} {noun}", c2=_c2(it, adj, noun, hyp), mask=mask_token)
+            rows.append(_prompt_row(prompt, "", cls, it, adj, noun, hyp))
     return pd.DataFrame(rows)
 
 

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from natcomp.errors import InputError
 
-__all__ = ["add_subcommands", "evaluate_model"]
+__all__ = ["add_run_arguments", "add_subcommands", "evaluate_model"]
 
 PROG = "natcomp"
 
@@ -59,6 +59,14 @@ def _add_evaluate(subparsers) -> None:
         metavar="FAMILY",
         help=f"run only these of the families the model fits ({', '.join(FAMILIES)}; default: all it fits)",
     )
+    add_run_arguments(parser)
+    parser.set_defaults(func=_cmd_evaluate)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of a command that runs the workflow for one model in a run folder of its
+    own (``natcomp evaluate``, ``natcomp mt evaluate``): base config, run folder, cores, dry
+    run, and the arguments after '--' for snakemake (:func:`evaluate_model` takes them all)."""
     parser.add_argument(
         "--configfile",
         type=Path,
@@ -70,7 +78,6 @@ def _add_evaluate(subparsers) -> None:
     parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores Snakemake may use (default: all)")
     parser.add_argument("--dry-run", "-n", action="store_true", help="print the plan and the jobs, run nothing")
     parser.add_argument("snakemake_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
-    parser.set_defaults(func=_cmd_evaluate)
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:

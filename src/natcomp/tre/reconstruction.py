@@ -295,7 +295,6 @@ class _Edges:
 
 @dataclass
 class _DeviceTable:
-    leaf_words: torch.Tensor
     word_counts: torch.Tensor
     n_trees: int
     n_composed: int
@@ -357,7 +356,6 @@ class _DeviceTable:
         is_composed = table.roots >= n_leaves
         trees = np.arange(len(table.roots))
         return cls(
-            leaf_words=tensor(table.leaf_words),
             word_counts=counts,
             n_trees=len(table.roots),
             n_composed=start,
