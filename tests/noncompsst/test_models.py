@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pandas as pd
 import pytest
@@ -13,7 +14,7 @@ from natcomp.noncompsst.evaluation import evaluate, seed_f1, read_predictions, r
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
-from natcomp.noncompsst.sst7 import build_sst7, read_sst7, stimulus_subphrases, write_sst7
+from natcomp.noncompsst.sst7 import build_sst7, read_sst7, stimulus_subphrases, use_released, write_sst7
 from natcomp.noncompsst.stimuli import Phrase
 from natcomp.sst import parse_sst_tree
 
@@ -108,6 +109,68 @@ def test_sst7_removal_on_the_real_trees_reproduces_the_released_sentences(shared
     # without the variants the rule keeps 26 more sentences (1,993 / 978 rows)
     exact = build_sst7(trees, lambda tokens: 0.5, stimulus_subphrases(phrases, control_variants=False))
     assert (len(exact["validation"]), len(exact["test"])) == (979, 1993)
+
+
+def test_released_splits_replace_the_rebuilt_ones_on_the_real_release(shared_data, caplog):
+    """sst7.evaluation_splits released (the paper config): the released validation/test rows are
+    written as they are, and the log names how the rebuilt splits differ from them."""
+    import logging
+
+    from natcomp.noncompsst.stimuli import read_stimuli
+    from natcomp.sst import read_ptb_trees
+
+    trees = {split: read_ptb_trees(shared_data / "sst" / f"{split}.txt") for split in ("dev", "test")}
+    trees["train"] = []
+    excluded = stimulus_subphrases(read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv"))
+    built = build_sst7(trees, lambda tokens: 0.5, excluded)
+    logger = logging.getLogger("test.sst7.released")
+    with caplog.at_level(logging.INFO, logger=logger.name):
+        for name in ("validation", "test"):
+            path = shared_data / "noncompsst" / "sst7" / f"{name}.tsv"
+            assert use_released(name, built[name], read_sst7(path), path, logger=logger) == read_sst7(path)
+    text = caplog.text
+    assert "validation: the released 971 rows are used; 1 sentences only in the release, 0 only rebuilt" in text
+    assert "test: the released 1975 rows are used; 0 sentences only in the release, 4 only rebuilt" in text
+    assert "only in the release: Half Submarine flick" in text
+    # the stand-in value 0.5 is label 3: every shared sentence of another label is counted
+    released_test = read_sst7(shared_data / "noncompsst" / "sst7" / "test.tsv")
+    assert f"{sum(label != 3 for _, label in released_test)} shared sentences labelled differently" in text
+
+
+def test_a_released_file_of_another_split_is_refused(shared_data):
+    from natcomp.sst import read_ptb_trees
+
+    trees = {"train": [], "dev": read_ptb_trees(shared_data / "sst" / "dev.txt"), "test": []}
+    built = build_sst7(trees, lambda tokens: 0.5)
+    path = shared_data / "noncompsst" / "sst7" / "test.tsv"
+    with pytest.raises(InputError, match=r"test\.tsv: expected the released SST-7 validation split: only 0 of its"):
+        use_released("validation", built["validation"], read_sst7(path), path)
+
+
+def test_released_split_needs_nine_in_ten_sentences_rebuilt():
+    rebuilt = [(f"s{i}", 3) for i in range(10)]
+    nine = [(f"s{i}", 3) for i in range(9)] + [("other", 2)]
+    assert use_released("test", rebuilt, nine, "test.tsv") == nine
+    eight = [(f"s{i}", 3) for i in range(8)] + [("other", 2), ("another", 1)]
+    with pytest.raises(InputError, match="only 8 of its 10 sentences are sentences of SST's test trees"):
+        use_released("test", rebuilt, eight, "test.tsv")
+
+
+def test_released_evaluation_splits_need_their_downloads():
+    import yaml
+
+    from natcomp.configcheck import check_config
+
+    repo = Path(__file__).resolve().parents[2]
+    schema = yaml.safe_load((repo / "config" / "schema" / "noncompsst.yaml").read_text(encoding="utf-8"))
+    paper = yaml.safe_load((repo / "config" / "paper.yaml").read_text(encoding="utf-8"))["noncompsst"]
+    assert paper["sst7"]["evaluation_splits"] == "released"
+    check_config(paper, schema, "noncompsst")
+    del paper["downloads"]["sst7_test"]
+    with pytest.raises(ConfigError, match="noncompsst.downloads.sst7_test: missing"):
+        check_config(paper, schema, "noncompsst")
+    paper["sst7"]["evaluation_splits"] = "rebuilt"
+    check_config(paper, schema, "noncompsst")
 
 
 def test_unknown_model_fails_before_any_training(monkeypatch):

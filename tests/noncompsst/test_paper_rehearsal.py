@@ -85,11 +85,13 @@ def test_paper_mode_steps_run_in_order_on_the_real_release(shared_data, tmp_path
     table = pipeline.run_released_ratings(released / "maxabs_ranking.tsv", ratings_path)
     assert len(table) == 259 and set(table["variant"]) == {"MAXABS"}
 
-    # noncompsst_sst7
+    # noncompsst_sst7 with sst7.evaluation_splits released (downloads sst7_validation, sst7_test)
     outs = {name: tmp_path / "sst7" / f"{name}.tsv" for name in ("train", "validation", "test")}
-    rows = pipeline.run_sst7(ptb, sst, stimuli_path, outs)
-    assert (rows["validation"], rows["test"]) == (970, 1979)
-    assert [t for t, _ in read_sst7(outs["test"])][:3] == [t for t, _ in read_sst7(released / "sst7" / "test.tsv")][:3]
+    released_splits = {name: released / "sst7" / f"{name}.tsv" for name in ("validation", "test")}
+    rows = pipeline.run_sst7(ptb, sst, stimuli_path, outs, released_splits)
+    assert (rows["validation"], rows["test"]) == (971, 1975)
+    for name, path in released_splits.items():
+        assert read_sst7(outs[name]) == read_sst7(path)
     assert rows["train"] > 100_000
 
     # noncompsst_train: train_and_predict on a slice of the real SST-7 files (a tiny BERT

@@ -20,6 +20,12 @@ validation sentence the release keeps ("Half Submarine flick , Half Ghost Story 
 the control "ghost stories" came from "a ghost story", so its variant "ghost story" is
 too short here); see docs/noncompsst.md.
 
+Where the released ``sst7/validation.tsv`` and ``sst7/test.tsv`` are given
+(``sst7.evaluation_splits: released``, the paper config), :func:`use_released` puts them
+in place of the rebuilt splits, so a paper run evaluates on exactly the paper's sentences,
+and logs how they differ from the rebuilt ones. Train is always rebuilt (the released
+``train.tsv`` was not available to check).
+
 Files: ``sentence<TAB>label`` with a header line (:func:`read_sst7` also reads the
 released files, which have none). Sentences are the tree's tokens joined by spaces, cased,
 ``-LRB-``/``-RRB-`` kept, ``\\/`` unescaped (as released).
@@ -45,6 +51,7 @@ __all__ = [
     "number_variants",
     "read_sst7",
     "stimulus_subphrases",
+    "use_released",
     "write_sst7",
 ]
 
@@ -149,6 +156,50 @@ def build_sst7(
         )
         out[name] = rows
     return out
+
+
+# a released split must share at least this share of its sentences with the rebuilt one
+# (the real release: 966 of 971 and 1,975 of 1,975), else it is the wrong file
+MIN_SHARED_WITH_RELEASE = 0.9
+
+
+def use_released(
+    name: str,
+    rebuilt: Sequence[tuple[str, int]],
+    released: Sequence[tuple[str, int]],
+    path: str | Path,
+    *,
+    logger: logging.Logger = log,
+) -> list[tuple[str, int]]:
+    """The released rows of one evaluation split (``path``, read by :func:`read_sst7`),
+    after checking that they are that split: most of their sentences are rebuilt ones (a
+    test file given as validation fails here). Logs the sentences only one side has and the
+    shared sentences whose labels differ."""
+    rebuilt_labels = dict(rebuilt)
+    released_labels = dict(released)
+    shared = [text for text in released_labels if text in rebuilt_labels]
+    if len(shared) < MIN_SHARED_WITH_RELEASE * len(released_labels):
+        raise InputError(
+            path,
+            f"expected the released SST-7 {name} split: only {len(shared)} of its {len(released_labels)} "
+            f"sentences are sentences of SST's {SST7_SPLITS[name]} trees",
+        )
+    only_released = [text for text in released_labels if text not in rebuilt_labels]
+    only_rebuilt = [text for text in rebuilt_labels if text not in released_labels]
+    relabelled = [text for text in shared if rebuilt_labels[text] != released_labels[text]]
+    logger.info(
+        "SST-7 %s: the released %d rows are used; %d sentences only in the release, %d only rebuilt, "
+        "%d shared sentences labelled differently",
+        name,
+        len(released),
+        len(only_released),
+        len(only_rebuilt),
+        len(relabelled),
+    )
+    for kind, texts in (("only in the release", only_released), ("only rebuilt", only_rebuilt)):
+        for text in texts[:10]:
+            logger.info("  %s: %s", kind, text)
+    return list(released)
 
 
 def write_sst7(path: str | Path, rows: Sequence[tuple[str, int]]) -> int:

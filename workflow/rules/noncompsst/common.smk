@@ -50,6 +50,20 @@ def noncompsst_study2_stimuli(wildcards=None):
     return "results/noncompsst/study2/stimuli.tsv"
 
 
+def noncompsst_sst7_inputs(wildcards):
+    """The SST archives and stimuli; with sst7.evaluation_splits released also the
+    released validation and test files (downloads sst7_validation, sst7_test)."""
+    inputs = {
+        "ptb": noncompsst_download("ptb"),
+        "sst": noncompsst_download("sst"),
+        "stimuli": noncompsst_study2_stimuli(),
+    }
+    if NONCOMPSST.get("sst7", {}).get("evaluation_splits", "rebuilt") == "released":
+        for split in ("validation", "test"):
+            inputs[f"released_{split}"] = noncompsst_download(f"sst7_{split}")
+    return inputs
+
+
 def noncompsst_study_stimuli(wildcards):
     if wildcards.study == "study1":
         return "results/noncompsst/study1/stimuli.tsv"

@@ -4,9 +4,7 @@
 
 rule noncompsst_sst7:
     input:
-        ptb=noncompsst_download("ptb"),
-        sst=noncompsst_download("sst"),
-        stimuli=noncompsst_study2_stimuli,
+        unpack(noncompsst_sst7_inputs),
     output:
         train="results/noncompsst/sst7/train.tsv",
         validation="results/noncompsst/sst7/validation.tsv",

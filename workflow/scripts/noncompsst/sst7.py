@@ -5,4 +5,9 @@ from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     outs = {name: snakemake.output[name] for name in ("train", "validation", "test")}
-    run_sst7(snakemake.input.ptb, snakemake.input.sst, snakemake.input.stimuli, outs)
+    released = {
+        name: snakemake.input[f"released_{name}"]
+        for name in ("validation", "test")
+        if f"released_{name}" in snakemake.input.keys()
+    }
+    run_sst7(snakemake.input.ptb, snakemake.input.sst, snakemake.input.stimuli, outs, released)
