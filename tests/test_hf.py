@@ -284,6 +284,22 @@ def test_load_sequence_classifier_new_head(classifier_path):
         hf.load_sequence_classifier(classifier_path, id2label={0: "contradiction", 1: "neutral", 2: "entailment"})
 
 
+def test_new_size_keeps_the_first_layer_of_a_roberta_head(tmp_path):
+    """As the docstring says: ignore_mismatched_sizes re-initialises only the weights whose shape
+    changes, so a RoBERTa-style head keeps its trained classifier.dense."""
+    from transformers import RobertaConfig, RobertaForSequenceClassification
+
+    torch.manual_seed(0)
+    config = RobertaConfig(
+        vocab_size=40, hidden_size=16, num_hidden_layers=1, num_attention_heads=2, intermediate_size=32, num_labels=3
+    )
+    RobertaForSequenceClassification(config).save_pretrained(tmp_path)
+    trained = hf.load_sequence_classifier(tmp_path)
+    resized = hf.load_sequence_classifier(tmp_path, num_labels=2, seed=1)
+    assert torch.equal(resized.classifier.dense.weight, trained.classifier.dense.weight)
+    assert resized.classifier.out_proj.out_features == 2
+
+
 def test_missing_model_fails_before_any_work(monkeypatch, tmp_path):
     import huggingface_hub
     import transformers

@@ -252,10 +252,13 @@ def load_sequence_classifier(
     """A sequence classifier (``AutoModelForSequenceClassification``), in eval mode.
 
     With ``num_labels`` (or ``id2label``) of a size different from the checkpoint's, the
-    checkpoint's head is dropped and a new, randomly initialised head of that size is made
-    (``ignore_mismatched_sizes``); a checkpoint without a head (a bare encoder) also gets a
-    new head. ``seed`` seeds that initialisation (``transformers.set_seed``), so the same
-    seed gives the same new head. ``id2label`` names the labels of a new head; for a
+    head's weights whose shapes change are re-initialised at random
+    (``ignore_mismatched_sizes``): a one-layer head (BERT's) is wholly new, but a two-layer
+    head (RoBERTa's ``classifier.dense`` + ``out_proj``) keeps its trained first layer (a
+    caller that needs a wholly fresh head builds its own, as the NonCompSST family
+    does); a checkpoint without a head (a bare encoder) gets a new head. ``seed`` seeds
+    that initialisation (``transformers.set_seed``), so the same seed gives the same new
+    head. ``id2label`` names the labels of a new head; for a
     checkpoint whose head is kept it may only name labels the checkpoint left unnamed
     (``LABEL_0`` ...): renaming a trained head's labels would silently relabel its outputs.
     """
