@@ -24,6 +24,10 @@ SYSTEMS = list(MT.get("systems") or {})
 SYSTEM_NAMES = "|".join(re.escape(name) for name in SYSTEMS) or "(?!)"
 CHUNKS = range(MT["preprocess"]["chunks"])
 EPOCHS = MT["train"]["epoch_checkpoints"]
+# The trained models' chain (corpus, BPE, binarising, training, test items, translation per
+# checkpoint) is the workflow's longest: where cores are short its jobs start first, and
+# the other families' jobs fill the cores around it instead of delaying it.
+MT_CHAIN_PRIORITY = 10
 
 # Cross-key checks and fairseq's own parser on train.fairseq, before any job runs.
 stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")

@@ -13,6 +13,7 @@ rule mt_extract_tatoeba:
         "results/logs/mt/mt_extract_tatoeba.log",
     benchmark:
         "results/benchmarks/mt/mt_extract_tatoeba.tsv"
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     params:
@@ -31,6 +32,7 @@ rule mt_extract_flores:
         "results/logs/mt/mt_extract_flores/{split}.log",
     wildcard_constraints:
         split="dev|devtest",
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     params:
@@ -51,6 +53,7 @@ rule mt_tokenise_train_chunk:
     wildcard_constraints:
         chunk=r"\d+",
         lang="|".join(LANGS),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     params:
@@ -69,6 +72,7 @@ rule mt_tokenise_flores:
     wildcard_constraints:
         split="dev|devtest",
         lang="|".join(LANGS),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     params:
@@ -92,6 +96,7 @@ rule mt_shuffle_train:
         "results/logs/mt/mt_shuffle_train.log",
     benchmark:
         "results/benchmarks/mt/mt_shuffle_train.tsv"
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     resources:
@@ -113,6 +118,7 @@ rule mt_learn_bpe:
         "results/logs/mt/mt_learn_bpe.log",
     benchmark:
         "results/benchmarks/mt/mt_learn_bpe.tsv"
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     threads: 2
@@ -139,6 +145,7 @@ rule mt_apply_bpe_train_chunk:
     wildcard_constraints:
         chunk=r"\d+",
         lang="|".join(LANGS),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     params:
@@ -158,6 +165,7 @@ rule mt_apply_bpe_flores:
     wildcard_constraints:
         split="dev|devtest",
         lang="|".join(LANGS),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     params:
@@ -177,6 +185,7 @@ rule mt_gather_bpe_train:
         "results/benchmarks/mt/mt_gather_bpe_train/{lang}.tsv"
     wildcard_constraints:
         lang="|".join(LANGS),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     script:
@@ -193,6 +202,7 @@ rule mt_take_size_prefix:
     wildcard_constraints:
         size="|".join(SIZES),
         lang="|".join(LANGS),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     params:
@@ -217,9 +227,10 @@ rule mt_binarise:
         "results/benchmarks/mt/mt_binarise/{size}.tsv"
     wildcard_constraints:
         size="|".join(SIZES),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
-    threads: 2
+    threads: lookup(dpath="mt/preprocess/binarise_workers", within=config, default=2)
     resources:
         mem_mb=8000,
         runtime=240,

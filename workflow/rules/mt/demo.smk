@@ -13,6 +13,7 @@ rule mt_demo_corpus:
         treebank="results/mt/demo/treebank.mrg",
     log:
         "results/logs/mt/mt_demo_corpus.log",
+    priority: MT_CHAIN_PRIORITY
     localrule: True
     conda:
         "../../../envs/natcomp.yaml"

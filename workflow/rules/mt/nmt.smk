@@ -15,6 +15,7 @@ rule mt_train:
     wildcard_constraints:
         size="|".join(SIZES),
         seed=r"\d+",
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
     # The trainer and its data-loading processes (mt.train.loading_workers).
@@ -55,6 +56,7 @@ rule mt_export_epoch_checkpoint:
         size="|".join(SIZES),
         seed=r"\d+",
         epoch=r"\d+",
+    priority: MT_CHAIN_PRIORITY
     localrule: True
     conda:
         "../../../envs/natcomp.yaml"

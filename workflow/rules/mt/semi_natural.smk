@@ -24,6 +24,7 @@ rule mt_treebank:
         "results/logs/mt/mt_treebank.log",
     benchmark:
         "results/benchmarks/mt/mt_treebank.tsv"
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/parse.yaml"
     threads: 2
@@ -48,6 +49,7 @@ rule mt_extract_fragments:
         "results/logs/mt/mt_extract_fragments.log",
     benchmark:
         "results/benchmarks/mt/mt_extract_fragments.tsv"
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/discodop.yaml"
     threads: 2
@@ -72,6 +74,7 @@ rule mt_choose_fragments:
         ),
     log:
         "results/logs/mt/mt_choose_fragments.log",
+    priority: MT_CHAIN_PRIORITY
     localrule: True
     conda:
         "../../../envs/natcomp.yaml"
@@ -96,6 +99,7 @@ rule mt_search_fragments:
         "results/mt/semi_natural/phrases.tsv",
     log:
         "results/logs/mt/mt_search_fragments.log",
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     script:

@@ -18,6 +18,7 @@ rule mt_items:
     wildcard_constraints:
         test="|".join(registry.TESTS),
         data_type="|".join(registry.DATA_TYPES),
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
     resources:
@@ -61,6 +62,7 @@ rule mt_translate:
         size="|".join(SIZES),
         seed=r"\d+",
         checkpoint=r"best|epoch\d+",
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
     threads: 1
