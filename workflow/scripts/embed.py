@@ -9,6 +9,7 @@ from natcomp import hf
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
+    hf.set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     spec = hf.EncoderSpec(**snakemake.params.encoder)
     inputs = list(zip(snakemake.input.texts, snakemake.params.columns))
     shapes = hf.embed_text_files(

@@ -24,9 +24,10 @@ SYSTEMS = list(MT.get("systems") or {})
 SYSTEM_NAMES = "|".join(re.escape(name) for name in SYSTEMS) or "(?!)"
 CHUNKS = range(MT["preprocess"]["chunks"])
 EPOCHS = MT["train"]["epoch_checkpoints"]
-# The trained models' chain (corpus, BPE, binarising, training, test items, translation per
-# checkpoint) is the workflow's longest: where cores are short its jobs start first, and
-# the other families' jobs fill the cores around it instead of delaying it.
+# The MT chains (corpus, BPE, binarising, training, test items, translation per checkpoint;
+# the demo's pretrained system's training and decoding) hold the workflow's longest jobs:
+# where cores are short they start first, and the other families' short jobs fill the
+# cores around them instead of delaying them or leaving one long job alone at the end.
 MT_CHAIN_PRIORITY = 10
 
 # Cross-key checks and fairseq's own parser on train.fairseq, before any job runs.

@@ -45,6 +45,7 @@ rule mt_demo_pretrained_system:
         "results/benchmarks/mt/mt_demo_pretrained_system/{family}.tsv"
     wildcard_constraints:
         family="marian|m2m100",
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
     threads: 1

@@ -16,6 +16,7 @@ rule mt_system_translate:
         "results/benchmarks/mt/mt_system_translate/{system}.tsv"
     wildcard_constraints:
         system=SYSTEM_NAMES,
+    priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
     threads: 1

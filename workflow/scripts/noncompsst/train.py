@@ -1,13 +1,11 @@
 """Fine-tune one model on SST-7 for one seed; predict every stimulus."""
 
-import torch
-
+from natcomp.hf import set_threads
 from natcomp.noncompsst.pipeline import run_training
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
-    # torch's default of one thread per core spins idle threads when jobs share the cores
-    torch.set_num_threads(snakemake.threads)
+    set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     sst7 = {name: snakemake.input[name] for name in ("train", "validation", "test")}
     run_training(
         snakemake.params.location,

@@ -6,6 +6,7 @@ from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]) as log:
+    hf.set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     train, test = read_labelled_set(snakemake.input.train_set), read_labelled_set(snakemake.input.test_set)
     pairs = read_pair_set(snakemake.input.pair_set)
     settings = hf.FineTuneSettings.from_config(snakemake.params.settings, "pss.fine_tune")

@@ -4,10 +4,12 @@ import numpy as np
 
 from natcomp.pss.classifiers import HeadSettings
 from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_frozen, read_labelled_set, read_pair_set
+from natcomp.hf import set_threads
 from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]) as log:
+    set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     train, test = read_labelled_set(snakemake.input.train_set), read_labelled_set(snakemake.input.test_set)
     pairs = read_pair_set(snakemake.input.pair_set)
     rows = evaluate_frozen(

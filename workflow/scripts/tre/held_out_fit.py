@@ -3,12 +3,14 @@ sentences, for the encoder's embeddings and the random-vector baseline."""
 
 import numpy as np
 
+from natcomp.hf import set_threads
 from natcomp.rulelog import logged
 from natcomp.tre.experiment import held_out_scores, load_trees
 from natcomp.tre.reconstruction import TreSettings
 from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]) as log:
+    set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     settings = snakemake.params.held_out
     train = load_trees(snakemake.input.trees, [settings["train_split"]], max_sentences=settings["train_sentences"])
     evaluated = load_trees(snakemake.input.trees, [settings["evaluate"]])
