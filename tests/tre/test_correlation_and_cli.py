@@ -109,6 +109,15 @@ def test_scores_command_names_the_bad_line(tmp_path, capsys):
     assert "dev.txt" in error and "line 2" in error and "0-4" in error
 
 
+def test_scores_command_on_an_empty_file_says_what_it_expected(tmp_path, capsys):
+    trees = tmp_path / "mytrees.txt"
+    trees.write_text("", encoding="utf-8")
+    assert main(["tre", "scores", "--trees", str(trees), "--out", str(tmp_path / "s.tsv")]) == 2
+    error = capsys.readouterr().err.strip()
+    assert error.endswith("mytrees.txt: no trees; expected SST PTB trees, one a line (as dev.txt of the release)")
+    assert "split" not in error and not (tmp_path / "s.tsv").exists()
+
+
 @pytest.mark.skipif(not (SST / "dev.txt").exists(), reason=f"real SST trees not found at {SST}")
 def test_scores_command_on_real_sst_dev(tmp_path):
     assert main(["tre", "scores", "--trees", str(SST / "dev.txt"), "--out", str(tmp_path / "dev.tsv")]) == 0

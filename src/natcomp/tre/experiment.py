@@ -55,7 +55,9 @@ def load_trees(
         for index, tree in enumerate(trees[:max_sentences] if max_sentences else trees, start=1):
             loaded.append((split, index, tree))
     if not loaded:
-        raise InputError(path, f"no trees in the split(s) {', '.join(splits)}")
+        if Path(path).suffix == ".zip":
+            raise InputError(path, f"no trees in the split(s) {', '.join(splits)}")
+        raise InputError(path, "no trees; expected SST PTB trees, one a line (as dev.txt of the release)")
     return loaded
 
 
