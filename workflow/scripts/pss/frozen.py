@@ -2,9 +2,9 @@
 
 import numpy as np
 
+from natcomp.hf import set_threads
 from natcomp.pss.classifiers import HeadSettings
 from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_frozen, read_labelled_set, read_pair_set
-from natcomp.hf import set_threads
 from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
 
