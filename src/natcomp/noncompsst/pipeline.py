@@ -421,6 +421,21 @@ _SETTINGS_KEYS = (
 )
 
 
+#: where the demo builds its random tiny BERT (rule noncompsst_tiny_model)
+TINY_MODEL_DIR = "results/noncompsst/demo/tiny_model"
+
+
+def model_training(section: Mapping, location: str) -> dict:
+    """The fine-tuning settings of the model at ``location``: the family's ``training``
+    (appendix D's, for pretrained models), and for the demo's random tiny BERT its own
+    ``demo.tiny_model.training`` over them, since appendix D's learning rate and epochs
+    are far too small to train a model from random weights."""
+    training = dict(section.get("training") or {})
+    if location == TINY_MODEL_DIR:
+        training.update(((section.get("demo") or {}).get("tiny_model") or {}).get("training") or {})
+    return training
+
+
 def fine_tune_settings(training: Mapping, seed: int):
     """The ``training`` section as :class:`natcomp.hf.FineTuneSettings` for one seed: the
     best epoch on validation kept; gradient clipping (in neither the paper nor the released

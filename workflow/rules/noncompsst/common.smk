@@ -3,6 +3,8 @@
 # studies.smk (the two annotation studies), models.smk (SST-7, fine-tuning, evaluation),
 # report.smk (ratings table, Table 2, top phrases, Figure 3a, the demo's summary).
 
+from natcomp.noncompsst.pipeline import TINY_MODEL_DIR
+
 NONCOMPSST = config.get("noncompsst", {})
 NONCOMPSST_SOURCE = NONCOMPSST.get("studies", {}).get("source", "simulate")
 NONCOMPSST_STUDIES = ("study1", "study2")
@@ -85,6 +87,12 @@ def noncompsst_model_inputs(wildcards):
 
 def noncompsst_model_location(wildcards):
     return noncompsst_models()[wildcards.model]
+
+
+def noncompsst_model_training(wildcards):
+    from natcomp.noncompsst.pipeline import model_training
+
+    return model_training(NONCOMPSST, noncompsst_model_location(wildcards))
 
 
 def noncompsst_evaluation_inputs(wildcards):

@@ -22,7 +22,7 @@ rule noncompsst_tiny_model:
         train="results/noncompsst/sst7/train.tsv",
         stimuli=noncompsst_study2_stimuli,
     output:
-        directory("results/noncompsst/demo/tiny_model"),
+        directory(TINY_MODEL_DIR),
     log:
         "results/logs/noncompsst/noncompsst_tiny_model/tiny_model.log",
     conda:
@@ -60,7 +60,7 @@ rule noncompsst_train:
         runtime=120,
     params:
         location=noncompsst_model_location,
-        training=lookup(dpath="noncompsst/training", within=config),
+        training=noncompsst_model_training,
     script:
         "../../scripts/noncompsst/train.py"
 
