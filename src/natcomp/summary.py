@@ -104,6 +104,25 @@ def _plane_models(section: Mapping) -> str:
     return "; ".join(parts) or "no evaluation enabled"
 
 
+def _noncompsst_training(section: Mapping) -> str:
+    """Epochs and learning rate of the sentiment models. A model under ``results/`` is the one
+    the workflow builds, the demo's random tiny BERT, which trains with its own settings over
+    the family's (``demo.tiny_model.training``)."""
+    training = section.get("training", {})
+    tiny = {**training, **section.get("demo", {}).get("tiny_model", {}).get("training", {})}
+    models = section.get("models", {})
+    built = [name for name, location in models.items() if str(location).startswith("results/")]
+
+    def described(settings: Mapping) -> str:
+        return f"{settings.get('epochs', '?')} epoch(s) at learning rate {settings.get('learning_rate', '?')}"
+
+    if not built:
+        return described(training)
+    if len(built) == len(models):
+        return described(tiny)
+    return f"{described(training)} ({', '.join(built)}: {described(tiny)})"
+
+
 def run_settings(family: str, section: Mapping) -> str:
     """One line that says how a family ran: scale, models (as the config names them),
     seeds; shown above every rendered table of the family and on the summary page, so that
@@ -117,11 +136,10 @@ def run_settings(family: str, section: Mapping) -> str:
         seeds = ", ".join(map(str, section.get("seeds", [])))
         return f"{scale}; trained models: {sizes or 'none'}, seeds {seeds or 'none'}; pretrained systems: {_names(section.get('systems', {}))}"
     if family == "noncompsst":
-        training = section.get("training", {})
-        seeds = ", ".join(map(str, training.get("seeds", [])))
+        seeds = ", ".join(map(str, section.get("training", {}).get("seeds", [])))
         return (
             f"{scale}; sentiment models: {_names(section.get('models', {}))}; seeds {seeds or 'none'}; "
-            f"{training.get('epochs', '?')} epoch(s) at learning rate {training.get('learning_rate', '?')}"
+            f"{_noncompsst_training(section)}"
         )
     if family == "plane":
         return f"{scale}; {_plane_models(section)}"
