@@ -18,6 +18,12 @@ from natcomp.files import atomic_open
 RUN_STAMP = Path("results") / "run_name.txt"
 
 
+def workflow_built(location: str | os.PathLike) -> bool:
+    """Whether a model location is a folder the workflow writes (a path under ``results/``,
+    such as the demo's tiny models): then it is a job's input, not a download."""
+    return str(location).startswith("results/")
+
+
 def recorded_run(workdir: str | Path) -> str | None:
     """The run that owns ``workdir``'s results, or None when no run has claimed it."""
     stamp = Path(workdir) / RUN_STAMP

@@ -20,6 +20,7 @@ import pandas as pd
 from natcomp.files import atomic_open
 from natcomp.published import PAPER_PREFIX, ROW_KEY_SEPARATOR
 from natcomp.report_table import STYLE, download_link, numeric_columns, table_fragment
+from natcomp.runs import workflow_built
 from natcomp.tsv import read_tsv, write_tsv
 
 #: the papers behind the families, as the README names them
@@ -105,13 +106,13 @@ def _plane_models(section: Mapping) -> str:
 
 
 def _noncompsst_training(section: Mapping) -> str:
-    """Epochs and learning rate of the sentiment models. A model under ``results/`` is the one
-    the workflow builds, the demo's random tiny BERT, which trains with its own settings over
-    the family's (``demo.tiny_model.training``)."""
+    """Epochs and learning rate of the sentiment models: a model the workflow builds (the
+    demo's random tiny BERT) trains with ``demo.tiny_model.training`` over the family's
+    settings, as ``natcomp.noncompsst.pipeline.model_training`` applies them."""
     training = section.get("training", {})
     tiny = {**training, **section.get("demo", {}).get("tiny_model", {}).get("training", {})}
     models = section.get("models", {})
-    built = [name for name, location in models.items() if str(location).startswith("results/")]
+    built = [name for name, location in models.items() if workflow_built(location)]
 
     def described(settings: Mapping) -> str:
         return f"{settings.get('epochs', '?')} epoch(s) at learning rate {settings.get('learning_rate', '?')}"

@@ -174,31 +174,30 @@ def test_released_evaluation_splits_need_their_downloads():
 
 
 def test_only_the_demo_tiny_model_gets_its_own_training():
-    from natcomp.noncompsst.pipeline import TINY_MODEL_DIR, model_training
+    from natcomp.noncompsst.pipeline import model_training
 
     section = {
         "training": {"epochs": 5, "learning_rate": 5e-6, "batch_size": 32, "seeds": [1, 2]},
         "demo": {"tiny_model": {"hidden_size": 64, "training": {"epochs": 25, "learning_rate": 3e-3}}},
     }
-    tiny = model_training(section, TINY_MODEL_DIR)
+    tiny = model_training(section, "results/noncompsst/demo/tiny_model")
     assert tiny == {"epochs": 25, "learning_rate": 3e-3, "batch_size": 32, "seeds": [1, 2]}
     assert model_training(section, "all-MiniLM-L6-v2") == section["training"]
     assert section["training"]["epochs"] == 5, "the family's settings are not changed in place"
-    assert model_training({"training": {"epochs": 5}}, TINY_MODEL_DIR) == {"epochs": 5}
+    assert model_training({"training": {"epochs": 5}}, "results/noncompsst/demo/tiny_model") == {"epochs": 5}
 
 
 def test_demo_config_trains_pretrained_models_as_appendix_d_and_the_tiny_bert_as_before():
     import yaml
 
-    from natcomp.noncompsst.pipeline import TINY_MODEL_DIR, model_training
+    from natcomp.noncompsst.pipeline import model_training
 
     repo = Path(__file__).resolve().parents[2]
     demo = yaml.safe_load((repo / "config" / "config.yaml").read_text(encoding="utf-8"))["noncompsst"]
-    assert demo["models"]["tiny"] == TINY_MODEL_DIR
     keys = ("epochs", "batch_size", "learning_rate", "warmup_ratio", "scheduler")
     pretrained = model_training(demo, "all-MiniLM-L6-v2")
     assert tuple(pretrained[k] for k in keys) == (5, 32, 5e-6, 0.2, "cosine")
-    tiny = model_training(demo, TINY_MODEL_DIR)
+    tiny = model_training(demo, demo["models"]["tiny"])
     assert tuple(tiny[k] for k in keys) == (25, 32, 3e-3, 0.2, "cosine") and tiny["max_length"] == 64
 
 

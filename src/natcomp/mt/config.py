@@ -15,6 +15,7 @@ from pathlib import Path
 
 from natcomp.errors import ConfigError
 from natcomp.mt import registry
+from natcomp.runs import workflow_built
 
 log = logging.getLogger(__name__)
 
@@ -184,11 +185,6 @@ def check_systems(mt: Mapping) -> None:
                 )
             except ConfigError as error:
                 raise ConfigError(key, error.message) from None
-
-
-def workflow_built(model: str) -> bool:
-    """Whether a system's model is a folder the workflow writes (then it is a job's input)."""
-    return model.startswith("results/")
 
 
 def check_system_models(mt: Mapping, names: Iterable[str] | None = None) -> None:

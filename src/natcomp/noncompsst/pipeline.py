@@ -26,6 +26,7 @@ from natcomp.sst import (
     read_sentiment_labels,
 )
 from natcomp.published import add_paper_columns, published_path, read_published
+from natcomp.runs import workflow_built
 from natcomp.tsv import read_tsv, write_tsv
 
 log = logging.getLogger("natcomp.noncompsst")
@@ -421,17 +422,14 @@ _SETTINGS_KEYS = (
 )
 
 
-#: where the demo builds its random tiny BERT (rule noncompsst_tiny_model)
-TINY_MODEL_DIR = "results/noncompsst/demo/tiny_model"
-
-
 def model_training(section: Mapping, location: str) -> dict:
     """The fine-tuning settings of the model at ``location``: the family's ``training``
-    (appendix D's, for pretrained models), and for the demo's random tiny BERT its own
-    ``demo.tiny_model.training`` over them, since appendix D's learning rate and epochs
-    are far too small to train a model from random weights."""
+    (appendix D's, for pretrained models), and for a model the workflow builds (the demo's
+    random tiny BERT, :func:`natcomp.runs.workflow_built`) ``demo.tiny_model.training``
+    over them, since appendix D's learning rate and epochs are far too small to train a
+    model from random weights."""
     training = dict(section.get("training") or {})
-    if location == TINY_MODEL_DIR:
+    if workflow_built(location):
         training.update(((section.get("demo") or {}).get("tiny_model") or {}).get("training") or {})
     return training
 

@@ -8,8 +8,8 @@ from natcomp.mt.config import (
     check_mt_config,
     check_system_models,
     size_fairseq_options,
-    workflow_built,
 )
+from natcomp.runs import workflow_built
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 
 MT = config["mt"]

@@ -3,7 +3,7 @@
 # studies.smk (the two annotation studies), models.smk (SST-7, fine-tuning, evaluation),
 # report.smk (ratings table, Table 2, top phrases, Figure 3a, the demo's summary).
 
-from natcomp.noncompsst.pipeline import TINY_MODEL_DIR
+from natcomp.runs import workflow_built
 
 NONCOMPSST = config.get("noncompsst", {})
 NONCOMPSST_SOURCE = NONCOMPSST.get("studies", {}).get("source", "simulate")
@@ -82,7 +82,7 @@ def noncompsst_responses(wildcards):
 def noncompsst_model_inputs(wildcards):
     """A model built by this workflow (a path under results/) is an input of its training."""
     location = noncompsst_models()[wildcards.model]
-    return [location] if str(location).startswith("results/") else []
+    return [location] if workflow_built(location) else []
 
 
 def noncompsst_model_location(wildcards):

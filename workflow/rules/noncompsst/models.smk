@@ -22,7 +22,7 @@ rule noncompsst_tiny_model:
         train="results/noncompsst/sst7/train.tsv",
         stimuli=noncompsst_study2_stimuli,
     output:
-        directory(TINY_MODEL_DIR),
+        directory("results/noncompsst/demo/tiny_model"),
     log:
         "results/logs/noncompsst/noncompsst_tiny_model/tiny_model.log",
     conda:
