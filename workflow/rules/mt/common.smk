@@ -9,8 +9,8 @@ from natcomp.mt.config import (
     check_system_models,
     size_fairseq_options,
 )
-from natcomp.runs import workflow_built
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
+from natcomp.runs import workflow_built
 
 MT = config["mt"]
 SRC, TRG = MT["source_lang"], MT["target_lang"]
