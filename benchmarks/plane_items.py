@@ -19,7 +19,8 @@ import time
 
 from natcomp.plane.adjectives import CLASSES, load_adjectives
 from natcomp.plane.items import ResourceSettings, make_items, select_phrases
-from natcomp.plane.wordnet import hypernyms, wordnet
+from natcomp.plane.wordnet import hypernyms
+from natcomp.wordnet import wordnet
 
 
 def cpu_seconds() -> float:

@@ -14,7 +14,7 @@ from natcomp.noncompsst.evaluation import evaluate, seed_f1, read_predictions, r
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
-from natcomp.noncompsst.sst7 import build_sst7, read_sst7, stimulus_subphrases, use_released, write_sst7
+from natcomp.noncompsst.sst7 import StimulusFilter, build_sst7, read_sst7, use_released, write_sst7
 from natcomp.noncompsst.stimuli import Phrase
 from natcomp.sst import parse_sst_tree
 
@@ -40,7 +40,7 @@ def test_sst7_unrolls_train_and_removes_stimulus_sentences(tmp_path):
         "so so": 0.45,
         "very good": 1.0,
     }
-    excluded = stimulus_subphrases([Phrase("THE PLOT", "the plot", "x", "x", ("nothing",), ("y",))])
+    excluded = StimulusFilter([Phrase("THE PLOT", "the plot", "x", "x", ("nothing",), ("y",))])
     built = build_sst7(trees, lambda tokens: values.get(" ".join(tokens)), excluded)
     assert dict(built["train"]) == {"a dud": 0, "a": 3, "dud": 1}
     assert built["validation"] == [("so so", 3)]
@@ -56,28 +56,66 @@ def test_released_sst7_files_read(shared_data):
     assert [sum(1 for _, label in test if label == k) for k in range(7)] == [102, 413, 352, 267, 256, 403, 182]
 
 
-def test_number_variants_of_edited_controls():
-    from natcomp.noncompsst.sst7 import number_variants
-
-    assert ("the", "actors") in number_variants(("the", "actor"))
-    assert ("significant", "character", "study") in number_variants(("significant", "character", "studies"))
-    assert ("young", "woman") in number_variants(("young", "women"))
-    assert ("is", "certainly", "not", "earthshaking") in number_variants(("are", "certainly", "not", "earthshaking"))
-    assert ("the", "actor") not in number_variants(("the", "actor"))
+def _found(control: str, sentence: str, match: str = "lemmas") -> bool:
+    return StimulusFilter([Phrase("x", "x", "y", "y", (control,), ())], match=match).found_in(sentence.split())
 
 
-# The released files' deviations from the rule (see docs/noncompsst.md, SST-7).
-RELEASE_KEEPS_BUT_RULE_REMOVES = {
-    "validation": ["Half Submarine flick , Half Ghost Story , All in one criminally neglected film"],
-    "test": [],
-}
+@pytest.mark.parametrize(
+    "control, sentence",
+    [
+        ("the actor", "The actors are appealing ."),  # edited to the singular; sentence-initial capital
+        ("decent glimpses", "It 's a decent glimpse into a time period"),  # edited to the plural
+        ("of this film", "the most comprehensive of these films and"),  # two words edited
+        ("are certainly not earthshaking", "the scenario is certainly not earthshaking ,"),  # is/are
+        ("young women", "from awkward young woman to strong"),  # irregular plural
+        ("significant character studies", "develops into a significant character study that"),
+        ("make you nervous", "a film that makes you nervous"),  # verb agreement
+        ("the film's message", "the film 's messages are clear"),  # clean form, tokenised SST-style
+        ("ghost stories", "film is a ghost story , an account"),
+    ],
+)
+def test_edited_controls_are_found_by_their_lemmas_not_by_their_tokens(control, sentence):
+    assert _found(control, sentence)
+    assert not _found(control, sentence, match="tokens")
+
+
+@pytest.mark.parametrize(
+    "control, sentence",
+    [
+        ("a teen movie", "As teen movies go , Orange County is a refreshing change"),  # as != a
+        ("ghost stories", "Half Submarine flick , Half Ghost Story , All in one"),  # a proper noun
+        ("the actor", "she trained at The Actors Studio in New York"),  # capitalised inside: a name
+    ],
+)
+def test_lemmas_do_not_match_other_words_or_proper_nouns(control, sentence):
+    assert not _found(control, sentence)
+
+
+def test_lemmas_of_closed_class_words_and_wordnet_nouns_and_verbs():
+    from natcomp.noncompsst.sst7 import lemma
+
+    assert [lemma(w) for w in ("is", "are", "was", "were", "has", "does", "these", "those", "men")] == [
+        "be", "be", "be", "be", "have", "do", "this", "that", "man"
+    ]  # fmt: skip
+    # noun before verb: "leaves" is the plural of "leaf" before it is "leave"; "as" stays "as"
+    assert [lemma(w) for w in ("actors", "stories", "women", "needs", "leaves", "as", "its", "'s")] == [
+        "actor", "story", "woman", "need", "leaf", "as", "it", "'s"
+    ]  # fmt: skip
+
+
+def test_unknown_stimulus_match_is_refused():
+    with pytest.raises(ValueError, match="unknown stimulus match 'stems'"):
+        StimulusFilter([], match="stems")
+
+
+# The released test file lacks three sentences that no released subphrase explains, in
+# tokens, lemmas or number variants (docs/noncompsst.md, SST-7); everything else agrees.
 RELEASE_REMOVES_BUT_RULE_KEEPS = {
     "validation": [],
     "test": [
         "Eastwood is an icon of moviemaking , one of the best actors , directors and producers around , "
         "responsible for some excellent work .",
         "Every good actor needs to do his or her own Hamlet .",
-        "Murderous Maids may well be the most comprehensive of these films and also strike closest to the truth .",
         "The inherent strength of the material as well as the integrity of the filmmakers gives this coming-of-age "
         "story restraint as well as warmth .",
     ],
@@ -85,29 +123,28 @@ RELEASE_REMOVES_BUT_RULE_KEEPS = {
 
 
 def test_sst7_removal_on_the_real_trees_reproduces_the_released_sentences(shared_data):
-    """The real dev/test trees minus the sentences with a released Study 2 subphrase (controls with
-    their number variants) give the released validation.tsv / test.tsv sentence for sentence
-    (duplicates kept, order kept), up to the five listed sentences; labels aside (no
-    sentiment_labels.txt in ../shared/data: every value 0.5)."""
+    """The real dev/test trees minus the sentences with a released Study 2 subphrase (matched on
+    lemmas) give the released validation.tsv sentence for sentence and test.tsv up to the three
+    listed sentences (duplicates kept, order kept); labels aside (no sentiment_labels.txt in
+    ../shared/data: every value 0.5)."""
     from natcomp.noncompsst.stimuli import read_stimuli
     from natcomp.sst import read_ptb_trees
 
     trees = {split: read_ptb_trees(shared_data / "sst" / f"{split}.txt") for split in ("dev", "test")}
     trees["train"] = []
     phrases = read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv")
-    built = build_sst7(trees, lambda tokens: 0.5, stimulus_subphrases(phrases))
+    built = build_sst7(trees, lambda tokens: 0.5, StimulusFilter(phrases))
     counts = {}
     for name, released_rows in (("validation", 971), ("test", 1975)):
         released = [text for text, _ in read_sst7(shared_data / "noncompsst" / "sst7" / f"{name}.tsv")]
         assert len(released) == released_rows
         ours = [text for text, _ in built[name]]
-        expected = [t for t in released if t not in RELEASE_KEEPS_BUT_RULE_REMOVES[name]]
-        assert [t for t in ours if t not in RELEASE_REMOVES_BUT_RULE_KEEPS[name]] == expected
+        assert [t for t in ours if t not in RELEASE_REMOVES_BUT_RULE_KEEPS[name]] == released
         assert sorted(set(ours) - set(released)) == sorted(RELEASE_REMOVES_BUT_RULE_KEEPS[name])
         counts[name] = len(ours)
-    assert counts == {"validation": 970, "test": 1979}
-    # without the variants the rule keeps 26 more sentences (1,993 / 978 rows)
-    exact = build_sst7(trees, lambda tokens: 0.5, stimulus_subphrases(phrases, control_variants=False))
+    assert counts == {"validation": 971, "test": 1978}
+    # on plain tokens the rule keeps 26 sentences more (979 / 1,993 rows)
+    exact = build_sst7(trees, lambda tokens: 0.5, StimulusFilter(phrases, match="tokens"))
     assert (len(exact["validation"]), len(exact["test"])) == (979, 1993)
 
 
@@ -121,7 +158,7 @@ def test_released_splits_replace_the_rebuilt_ones_on_the_real_release(shared_dat
 
     trees = {split: read_ptb_trees(shared_data / "sst" / f"{split}.txt") for split in ("dev", "test")}
     trees["train"] = []
-    excluded = stimulus_subphrases(read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv"))
+    excluded = StimulusFilter(read_stimuli(shared_data / "noncompsst" / "stimuli_study2.tsv"))
     built = build_sst7(trees, lambda tokens: 0.5, excluded)
     logger = logging.getLogger("test.sst7.released")
     with caplog.at_level(logging.INFO, logger=logger.name):
@@ -129,9 +166,9 @@ def test_released_splits_replace_the_rebuilt_ones_on_the_real_release(shared_dat
             path = shared_data / "noncompsst" / "sst7" / f"{name}.tsv"
             assert use_released(name, built[name], read_sst7(path), path, logger=logger) == read_sst7(path)
     text = caplog.text
-    assert "validation: the released 971 rows are used; 1 sentences only in the release, 0 only rebuilt" in text
-    assert "test: the released 1975 rows are used; 0 sentences only in the release, 4 only rebuilt" in text
-    assert "only in the release: Half Submarine flick" in text
+    assert "validation: the released 971 rows are used; 0 sentences only in the release, 0 only rebuilt" in text
+    assert "test: the released 1975 rows are used; 0 sentences only in the release, 3 only rebuilt" in text
+    assert "only rebuilt: Every good actor needs to do his or her own Hamlet ." in text
     # the stand-in value 0.5 is label 3: every shared sentence of another label is counted
     released_test = read_sst7(shared_data / "noncompsst" / "sst7" / "test.tsv")
     assert f"{sum(label != 3 for _, label in released_test)} shared sentences labelled differently" in text

@@ -11,7 +11,7 @@ SHARED_PLANE = Path(__file__).resolve().parents[2].parent / "shared" / "data" / 
 
 
 def wordnet_missing() -> str | None:
-    from natcomp.plane.wordnet import WordNetMissing, wordnet
+    from natcomp.wordnet import WordNetMissing, wordnet
 
     try:
         wordnet()
@@ -25,7 +25,7 @@ def wn():
     reason = wordnet_missing()
     if reason:
         pytest.skip(f"WordNet is not installed: {reason}")
-    from natcomp.plane.wordnet import wordnet
+    from natcomp.wordnet import wordnet
 
     return wordnet()
 

@@ -57,7 +57,7 @@ def test_chain_is_the_one_it_chain(wn):
 
 
 _PROBE = (
-    "import json; from natcomp.plane.wordnet import hypernyms, hypernym_chain, wordnet;"
+    "import json; from natcomp.plane.wordnet import hypernyms, hypernym_chain; from natcomp.wordnet import wordnet;"
     "wn = wordnet(); s = wn.synset('substance.n.01');"
     "print(json.dumps({'raw': [h.name() for h in s.hypernyms()], 'ours': hypernyms('substance', 3),"
     " 'chain': hypernym_chain('substance')}))"

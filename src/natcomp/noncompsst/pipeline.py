@@ -374,13 +374,19 @@ def run_released_ratings(released, out) -> pd.DataFrame:
 
 # ----------------------------------------------------------------------------- SST-7
 def run_sst7(
-    ptb, sst, stimuli_path, outs: Mapping[str, str | Path], released: Mapping[str, str | Path] | None = None
+    ptb,
+    sst,
+    stimuli_path,
+    outs: Mapping[str, str | Path],
+    released: Mapping[str, str | Path] | None = None,
+    *,
+    stimulus_match: str = "lemmas",
 ) -> dict[str, int]:
-    """SST-7 rebuilt from the trees without the stimulus sentences; with ``released``
+    """SST-7 rebuilt from the trees without the sentences that contain a stimulus
+    subphrase (found by ``stimulus_match``: ``lemmas`` or ``tokens``); with ``released``
     ({"validation" | "test": path}) those splits are the released files instead."""
-    built = sst7.build_sst7(
-        read_trees(ptb), value_lookup(sst), sst7.stimulus_subphrases(read_stimuli(stimuli_path)), logger=log
-    )
+    excluded = sst7.StimulusFilter(read_stimuli(stimuli_path), match=stimulus_match)
+    built = sst7.build_sst7(read_trees(ptb), value_lookup(sst), excluded, logger=log)
     for name, path in (released or {}).items():
         built[name] = sst7.use_released(name, built[name], sst7.read_sst7(path), path, logger=log)
     return {name: sst7.write_sst7(outs[name], rows) for name, rows in built.items()}

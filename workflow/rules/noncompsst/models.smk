@@ -13,6 +13,8 @@ rule noncompsst_sst7:
         "results/logs/noncompsst/noncompsst_sst7/sst7.log",
     conda:
         "../../../envs/noncompsst.yaml"
+    params:
+        stimulus_match=lookup(dpath="noncompsst/sst7/stimulus_match", within=config),
     script:
         "../../scripts/noncompsst/sst7.py"
 

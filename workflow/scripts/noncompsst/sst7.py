@@ -10,4 +10,11 @@ with logged(snakemake.log[0]) as log:
         for name in ("validation", "test")
         if f"released_{name}" in snakemake.input.keys()
     }
-    run_sst7(snakemake.input.ptb, snakemake.input.sst, snakemake.input.stimuli, outs, released)
+    run_sst7(
+        snakemake.input.ptb,
+        snakemake.input.sst,
+        snakemake.input.stimuli,
+        outs,
+        released,
+        stimulus_match=snakemake.params.stimulus_match,
+    )
