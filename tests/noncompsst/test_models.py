@@ -94,9 +94,8 @@ def test_lemmas_do_not_match_other_words_or_proper_nouns(control, sentence):
 def test_lemmas_of_closed_class_words_and_wordnet_nouns_and_verbs():
     from natcomp.noncompsst.sst7 import lemma
 
-    assert [lemma(w) for w in ("is", "are", "was", "were", "has", "does", "these", "those", "men")] == [
-        "be", "be", "be", "be", "have", "do", "this", "that", "man"
-    ]  # fmt: skip
+    words = ("am", "is", "are", "was", "were", "has", "does", "these", "those", "men")
+    assert [lemma(w) for w in words] == ["be", "be", "be", "be", "be", "have", "do", "this", "that", "man"]
     # noun before verb: "leaves" is the plural of "leaf" before it is "leave"; "as" stays "as"
     assert [lemma(w) for w in ("actors", "stories", "women", "needs", "leaves", "as", "its", "'s")] == [
         "actor", "story", "woman", "need", "leaf", "as", "it", "'s"
@@ -332,6 +331,12 @@ def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(t
         output = model(torch.tensor([[0, 5, 6, 2]]), torch.ones(1, 4, dtype=torch.long), labels=torch.tensor([3]))
         expected = -torch.log_softmax(output["logits"], dim=-1)[0, 3]
     assert float(output["loss"]) == pytest.approx(float(expected), rel=1e-6)
+    # the head reads the first (CLS) token's final state, not a pooled one
+    with torch.no_grad():
+        ids = torch.tensor([[0, 5, 6, 2]])
+        states = model.encoder(input_ids=ids).last_hidden_state
+        assert not torch.allclose(model.head(states[:, 0]), model.head(states.mean(dim=1)))
+        assert torch.allclose(model(ids)["logits"], model.head(states[:, 0]))
 
 
 def test_gradient_clipping_is_off_unless_configured():

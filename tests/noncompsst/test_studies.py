@@ -13,6 +13,7 @@ from natcomp.noncompsst.annotation import (
     stimulus_sentiment,
     study1_filter,
 )
+from natcomp.noncompsst.practice import practice_check
 from natcomp.noncompsst.stimuli import Phrase
 from natcomp.noncompsst.studies import (
     Study,
@@ -190,6 +191,17 @@ def test_a_mean_practice_error_of_exactly_one_is_kept_and_errors_count_both_ways
     assert table.loc["both_ways", "practice_mean_error"] == pytest.approx(8 / 7)
     assert table.loc["both_ways", "practice_spearman"] >= 0.8
     assert table.loc["both_ways", "excluded"] and "points off" in table.loc["both_ways", "reason"]
+
+
+def test_a_practice_spearman_of_exactly_the_minimum_is_kept():
+    """Only a rho *below* 0.8 excludes: answers 1, 0, 2, 4, 3 to labels 0-4 have rho = 1 - 6 * 4 / 120
+    = 0.8 exactly (0.7999999999999999 in floating point) and mean error 0.8; 2, 0, 1, 3, 4: rho 0.7."""
+    error, rho, reasons = practice_check([1, 0, 2, 4, 3], [0, 1, 2, 3, 4])
+    assert rho == pytest.approx(0.8) and error == pytest.approx(0.8)
+    assert reasons == []
+    error, rho, reasons = practice_check([2, 0, 1, 3, 4], [0, 1, 2, 3, 4])
+    assert rho == pytest.approx(0.7) and error <= 1
+    assert reasons == ["practice Spearman 0.70 < 0.8"]
 
 
 def test_alpha_is_ordinal_by_hand():

@@ -14,8 +14,8 @@ A subphrase is found in a sentence by its *lemmas* (:class:`StimulusFilter`, ``m
 for SST's "the actors", "decent glimpses" for "decent glimpse", "of this film" for "of
 these films"), so a control's text is not always the SST node it was made from, while its
 lemmas are. Lemmas are WordNet's (NLTK's ``morphy``, noun before verb) with the agreement
-forms of closed-class words mapped by hand (is/are/was/were -> be, has -> have, does ->
-do, these -> this, those -> that); a word capitalised inside a sentence is a proper noun
+forms WordNet gets wrong mapped by hand (am/are/was -> be, has -> have, does -> do,
+these -> this, those -> that, men -> man); a word capitalised inside a sentence is a proper noun
 and keeps its case, so it matches no stimulus (stimuli are lower case): the release keeps
 "Half Submarine flick , Half Ghost Story , ..." although the control "ghost stories" has
 the lemmas of "ghost story". On the real release this gives the released
@@ -67,19 +67,19 @@ log = logging.getLogger("natcomp.noncompsst.sst7")
 
 MATCH_MODES = ("lemmas", "tokens")
 
-# Agreement forms of closed-class words: WordNet has no function words, and its noun
-# reading of some of them is wrong here (``has`` -> ``ha``, hectare; ``does`` -> ``doe``).
+# Agreement forms whose WordNet lemma is wrong here: WordNet's noun reading comes first and
+# knows "are" (a unit of area), "am", "was" -> "wa", "has" -> "ha" (hectare), "does" ->
+# "doe", "men" (a noun of its own), and it has no demonstratives. "is" and "were" need no
+# entry (no noun reading; the verb's lemma is "be").
 _CLOSED_CLASS_LEMMAS = {
     "am": "be",
-    "is": "be",
     "are": "be",
     "was": "be",
-    "were": "be",
     "has": "have",
     "does": "do",
     "these": "this",
     "those": "that",
-    "men": "man",  # WordNet lists "men" as a noun of its own
+    "men": "man",
 }
 
 
