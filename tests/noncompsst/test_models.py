@@ -14,9 +14,9 @@ from natcomp.noncompsst.evaluation import evaluate, seed_f1, read_predictions, r
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
-from natcomp.noncompsst.sst7 import StimulusFilter, build_sst7, read_sst7, use_released, write_sst7
+from natcomp.noncompsst.sst7 import MATCH_MODES, StimulusFilter, build_sst7, read_sst7, use_released, write_sst7
 from natcomp.noncompsst.stimuli import Phrase
-from natcomp.sst import parse_sst_tree
+from natcomp.sst import parse_sst_tree, sentiment_nodes
 
 
 def test_sst7_unrolls_train_and_removes_stimulus_sentences(tmp_path):
@@ -145,6 +145,10 @@ def test_sst7_removal_on_the_real_trees_reproduces_the_released_sentences(shared
     # on plain tokens the rule keeps 26 sentences more (979 / 1,993 rows)
     exact = build_sst7(trees, lambda tokens: 0.5, StimulusFilter(phrases, match="tokens"))
     assert (len(exact["validation"]), len(exact["test"])) == (979, 1993)
+    # the training sentences removed (docs/noncompsst.md; the released train.tsv is not here)
+    train = [sentiment_nodes(tree)[0] for tree in read_ptb_trees(shared_data / "sst" / "train.txt")]
+    removed = {match: sum(StimulusFilter(phrases, match=match).found_in(t) for t in train) for match in MATCH_MODES}
+    assert (len(train), removed) == (8544, {"lemmas": 875, "tokens": 827})
 
 
 def test_released_splits_replace_the_rebuilt_ones_on_the_real_release(shared_data, caplog):
