@@ -122,19 +122,17 @@ class StimulusFilter:
         nouns keep their case)."""
         if self.match == "tokens":
             return tuple(token.lower() for token in tokens)
+        if not sentence:
+            return tuple(lemma(token.lower()) for token in tokens)
         first = next((i for i, token in enumerate(tokens) if any(c.isalpha() for c in token)), 0)
         return tuple(
-            token if sentence and i > first and _proper_noun(token) else lemma(token.lower())
-            for i, token in enumerate(tokens)
+            token if i > first and _proper_noun(token) else lemma(token.lower()) for i, token in enumerate(tokens)
         )
 
     def found_in(self, tokens: Sequence[str]) -> bool:
         """Whether the sentence ``tokens`` contain a stimulus subphrase."""
         key = self.key(tokens, sentence=True)
         return any(key[i : i + n] in self.keys for n in self._lengths for i in range(len(key) - n + 1))
-
-    def __len__(self) -> int:
-        return len(self.keys)
 
 
 def _proper_noun(token: str) -> bool:
