@@ -1,4 +1,24 @@
-"""BLEU of detokenised translations with sacrebleu, and the BLEU table."""
+"""BLEU of the translations of a test set, two ways, and the BLEU table.
+
+* ``bleu_sacrebleu``: sacrebleu's corpus BLEU of the detokenised translations against the
+  raw references, with its default 13a tokenisation (paper section 3.1 names SacreBLEU);
+  ``sacrebleu_signature`` records its exact settings.
+* ``bleu_tokenised``: the BLEU the paper's Table 9 reports (appendix E.1: the data
+  "tokenised with the Moses tokenisation script", scores from ``fairseq-generate``).
+  fairseq-generate (``--remove-bpe``, default ``--scoring bleu``) scores the BPE-removed,
+  still Moses-tokenised hypothesis against the Moses-tokenised reference, split on white
+  space, as plain corpus BLEU-4 (brevity penalty, no smoothing, case-sensitive). Here
+  hypotheses and references are Moses-tokenised with the tokeniser that made the training
+  corpus (:func:`natcomp.mt.preprocess.tokenise`) and scored by sacrebleu with
+  ``tokenize="none"`` and ``smooth_method="none"``, which is that computation;
+  ``tokenised_signature`` records it. The hypothesis is the detokenised translation
+  tokenised again, so a pretrained system (whose output is never Moses-tokenised) is
+  scored the same way as a trained model.
+
+The two differ because the 13a tokeniser and Moses split text differently (Moses splits
+``'s`` and hyphens in numbers, escapes ``&``, ...), so only ``bleu_tokenised`` is
+comparable with Table 9.
+"""
 
 from __future__ import annotations
 
@@ -10,13 +30,27 @@ from sacrebleu.metrics import BLEU
 
 from natcomp.errors import InputError
 from natcomp.files import read_lines
+from natcomp.mt.preprocess import tokenise
 from natcomp.mt.tables import nullable_integers, order_rows
 from natcomp.tsv import read_tsv, write_tsv
 
 #: the columns of a BLEU file and of the BLEU table: the model (``system``; a trained
 #: model's corpus size and seed, empty for a pretrained system), the FLORES split, the
-#: score, sacrebleu's signature and how the model decoded
-BLEU_COLUMNS = ["system", "size", "seed", "split", "bleu", "signature", "decode_signature"]
+#: sacrebleu score and its signature, the tokenised (Table 9) score and its signature, and
+#: how the model decoded
+BLEU_COLUMNS = [
+    "system",
+    "size",
+    "seed",
+    "split",
+    "bleu_sacrebleu",
+    "sacrebleu_signature",
+    "bleu_tokenised",
+    "tokenised_signature",
+    "decode_signature",
+]
+#: the score columns of :data:`BLEU_COLUMNS`
+SCORE_COLUMNS = ["bleu_sacrebleu", "bleu_tokenised"]
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[str], target_lang: str) -> tuple[float, str]:
@@ -26,6 +60,17 @@ def corpus_bleu(hypotheses: Sequence[str], references: Sequence[str], target_lan
     return score.score, str(metric.get_signature())
 
 
+def tokenised_corpus_bleu(hypotheses: Sequence[str], references: Sequence[str], target_lang: str) -> tuple[float, str]:
+    """Corpus BLEU of the Moses-tokenised hypotheses and references, scored on their
+    white-space tokens as fairseq-generate scores (no further tokenisation, no smoothing),
+    and its signature: ``moses:<lang>|`` and sacrebleu's."""
+    metric = BLEU(tokenize="none", smooth_method="none")
+    tokenised_hypotheses = [tokenise(h, target_lang) for h in hypotheses]
+    tokenised_references = [tokenise(r, target_lang) for r in references]
+    score = metric.corpus_score(tokenised_hypotheses, [tokenised_references])
+    return score.score, f"moses:{target_lang}|{metric.get_signature()}"
+
+
 def write_bleu(
     translations: Mapping[str, str],
     sources_path: str | Path,
@@ -33,12 +78,13 @@ def write_bleu(
     target_lang: str,
     keys: Mapping[str, object],
     output: str | Path,
-) -> float:
+) -> dict[str, object]:
     """Score the translations of a test set's sources against its references.
 
     ``translations`` maps each source sentence to its translation; the result is a
-    one-row TSV with ``keys`` (the model and, as ``decode_signature``, how it decoded), the
-    BLEU score and sacrebleu's signature.
+    one-row TSV with ``keys`` (the model and, as ``decode_signature``, how it decoded) and
+    both BLEU scores with their signatures (:data:`BLEU_COLUMNS`); returns the scores and
+    signatures written.
     """
     sources = read_lines(sources_path)
     references = read_lines(references_path)
@@ -49,9 +95,17 @@ def write_bleu(
     missing = [s for s in sources if s not in translations]
     if missing:
         raise InputError(sources_path, f"{len(missing)} source sentences have no translation, e.g. {missing[0]!r}")
-    bleu, signature = corpus_bleu([translations[s] for s in sources], references, target_lang)
-    write_tsv(output, [{**keys, "bleu": round(bleu, 2), "signature": signature}])
-    return bleu
+    hypotheses = [translations[s] for s in sources]
+    bleu, signature = corpus_bleu(hypotheses, references, target_lang)
+    tokenised, tokenised_signature = tokenised_corpus_bleu(hypotheses, references, target_lang)
+    scores = {
+        "bleu_sacrebleu": round(bleu, 2),
+        "sacrebleu_signature": signature,
+        "bleu_tokenised": round(tokenised, 2),
+        "tokenised_signature": tokenised_signature,
+    }
+    write_tsv(output, [{**keys, **scores}])
+    return scores
 
 
 def gather_bleu(
@@ -62,7 +116,7 @@ def gather_bleu(
     order, seeds), then the pretrained ``systems`` in config order, each by split. A
     pretrained system's size and seed stay empty."""
     table = pd.concat([read_tsv(p, BLEU_COLUMNS) for p in paths], ignore_index=True)
-    table = table.astype({"bleu": float}).assign(seed=nullable_integers(table["seed"]))
+    table = table.astype(dict.fromkeys(SCORE_COLUMNS, float)).assign(seed=nullable_integers(table["seed"]))
     table = order_rows(table, ["system", "size", "seed", "split"], sizes, systems)[BLEU_COLUMNS]
     write_tsv(output, table)
     return table

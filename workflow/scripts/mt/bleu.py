@@ -14,7 +14,9 @@ with logged(snakemake.log[0]) as log:
         "decode_signature": translation_signature(inputs.translations),
     }
     translations = read_translations(inputs.translations, read_lines(inputs.sources))
-    score = write_bleu(
+    scores = write_bleu(
         translations, inputs.sources, inputs.references, snakemake.params.target, keys, snakemake.output[0]
     )
-    log.info("BLEU %.2f", score)
+    log.info(
+        "BLEU %.2f (sacrebleu), %.2f (Moses-tokenised, Table 9)", scores["bleu_sacrebleu"], scores["bleu_tokenised"]
+    )
