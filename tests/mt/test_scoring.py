@@ -120,6 +120,26 @@ def test_second_conjunct_when_first_conjunct_contains_en():
     assert second_conjunct("De dichters en de kinderen zien de koning en de man slaapt.") == "de man slaapt ."
 
 
+def test_second_conjunct_needs_five_tokens_before_its_en():
+    """The original ``get_conjunct`` skips an ``en`` with fewer than 5 words before it
+    (``len(parts[0].split()) < 5``) and takes one with exactly 5; tokens count, so the
+    comma is one. An ``en`` at token 4 or 5 (3 or 4 tokens before it) is skipped, one at
+    token 6 (5 before) is taken."""
+    s2 = "de man slaapt ."
+    # 3 tokens before the first en (De dichter ,): skipped, the second en is the boundary
+    assert second_conjunct("De dichter , en de koning ziet het kind , en de man slaapt .") == s2
+    # 4 tokens before it (De oude dichter zegt): still skipped
+    assert second_conjunct("De oude dichter zegt en de koning ziet het kind , en de man slaapt .") == s2
+    # 5 tokens before it (De oude dichter ziet hem): taken, the later en stays inside S2
+    five = "De oude dichter ziet hem en de koning ziet het kind , en de man slaapt ."
+    assert second_conjunct(five) == "de koning ziet het kind , en de man slaapt ."
+    # 6 before it: taken too
+    six = "De oude dichter ziet hem , en de koning ziet het kind , en de man slaapt ."
+    assert second_conjunct(six) == "de koning ziet het kind , en de man slaapt ."
+    # the only en has 4 tokens before it: no conjunct at all
+    assert second_conjunct("De oude dichter zegt en de man slaapt .") is None
+
+
 def test_second_conjunct_keeps_en_inside_s2_and_ignores_the_boundary_comma():
     with_comma = "De man ziet de koning, en de vrouw lacht, en het kind slaapt."
     without_comma = "De man ziet de koning en de vrouw lacht, en het kind slaapt."
