@@ -441,3 +441,51 @@ def test_overgeneralisation_checkpoints_must_fit_the_system(tmp_path, system, ch
     path = write_scores(tmp_path, "small", 1, checkpoint, "overgeneralisation", "natural", rows, system=system)
     with pytest.raises(ValueError, match=expected):
         mt.overgeneralisation_table(mt.read_scores([path]), ["small"])
+
+
+def test_systematicity_summary_averages_seeds_then_templates_not_items(tmp_path):
+    """Paper Table 4a: each template's score is the mean over seeds of that seed's item
+    mean, the summary the mean over templates. Templates with 1 and 3 items per seed,
+    and a seed with more scored items than the other, make every pooled variant differ:
+    all items pooled 3/10 = 0.3, items pooled per template (2/3 + 1/7) / 2 = 0.405, per
+    seed (1/4 + 2/6) / 2 = 0.292; seed means then template means (0.75 + 0.125) / 2."""
+    paths = [
+        write_scores(tmp_path, "small", 1, "best", "np_vp", "synthetic", np_vp_rows([1], template=1)),
+        write_scores(tmp_path, "small", 1, "best", "np_vp", "synthetic", np_vp_rows([0, 0, 0, ""], template=2)),
+        write_scores(tmp_path, "small", 2, "best", "np_vp", "synthetic", np_vp_rows([1, 0], template=1)),
+        write_scores(tmp_path, "small", 2, "best", "np_vp", "synthetic", np_vp_rows([1, 0, 0, 0], template=2)),
+    ]
+    table = mt.systematicity_table(mt.read_scores(paths), ["small"])
+    assert table["n"].tolist() == [1, 3, 2, 4]
+    row = mt.systematicity_summary(table, ["small"]).iloc[0]
+    assert row["small"] == pytest.approx(((1.0 + 0.5) / 2 + (0.0 + 0.25) / 2) / 2)
+    # each seed's score is its mean over templates: 0.5 and 0.375
+    assert row["small_sd"] == pytest.approx(pd.Series([0.5, 0.375]).std())
+
+
+def test_substitutivity_summary_averages_pairs_templates_and_seeds_not_items():
+    """Paper Table 6a: the mean over seeds, pairs and templates of each one's item mean.
+    Pair a/b has 1 item per seed, c/d 3 (seed 1) and 4 (seed 2): pooling the items would
+    give 3/9 (consistency) instead of (1 + 0 + 1/3 + 1/4) / 4 = 0.396."""
+    rows = [
+        {
+            "system": TRAINED_SYSTEM,
+            "size": "small",
+            "seed": seed,
+            "data_type": "synthetic",
+            "pair": pair,
+            "template": 1,
+            "consistency": consistency,
+            "synonym_consistency": synonym,
+            "n": n,
+        }
+        for seed, pair, consistency, synonym, n in [
+            (1, "a/b", 1.0, 1.0, 1),
+            (1, "c/d", 1 / 3, 2 / 3, 3),
+            (2, "a/b", 0.0, 1.0, 1),
+            (2, "c/d", 1 / 4, 1 / 4, 4),
+        ]
+    ]
+    summary = mt.substitutivity_summary(pd.DataFrame(rows), ["small"]).set_index("metric")
+    assert summary.loc["consistency", "small"] == pytest.approx((1.0 + 1 / 3 + 0.0 + 1 / 4) / 4)
+    assert summary.loc["synonym_consistency", "small"] == pytest.approx((1.0 + 2 / 3 + 1.0 + 1 / 4) / 4)
