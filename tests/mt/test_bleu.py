@@ -118,3 +118,37 @@ def test_a_models_tokens_survive_detokenising_and_tokenising_again():
     ]
     model_tokens = [tokenise(sentence, "nl") for sentence in raw]
     assert [tokenise(detokenise(tokens, "nl"), "nl") for tokens in model_tokens] == model_tokens
+
+
+def test_tokenised_bleu_is_fairseq_generates_score():
+    """fairseq-generate (``--remove-bpe``, default ``--scoring bleu``) encodes the
+    BPE-removed reference and hypothesis strings into dictionary ids (``encode_line``,
+    words split on white space) and scores them with its C BLEU. The same corpus scored
+    that way and by :func:`tokenised_corpus_bleu` must agree."""
+    pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
+    from fairseq.data import Dictionary
+    from fairseq.scoring.bleu import BleuConfig, Scorer
+
+    from natcomp.mt.preprocess import tokenise
+
+    references = [
+        "De auto's van de buren staan op de oprit.",
+        'Hij zei: "ja" & nee, en ging naar huis.',
+        "Het kost 3-4 euro per dag.",
+    ]
+    hypotheses = [
+        "De auto's van de buren staan op de weg.",
+        'Hij zei "ja" en nee, en ging naar huis.',
+        "het kost 3 - 4 euro per week.",  # case counts
+    ]
+    dictionary = Dictionary()
+    scorer = Scorer(BleuConfig(pad=dictionary.pad(), eos=dictionary.eos(), unk=dictionary.unk()))
+    for reference, hypothesis in zip(references, hypotheses, strict=True):
+        scorer.add(
+            dictionary.encode_line(tokenise(reference, "nl"), add_if_not_exist=True),
+            dictionary.encode_line(tokenise(hypothesis, "nl"), add_if_not_exist=True),
+        )
+    ours, _ = tokenised_corpus_bleu(hypotheses, references, "nl")
+    assert 0 < ours < 100
+    assert ours == pytest.approx(scorer.score(), abs=1e-9)
+    assert corpus_bleu(hypotheses, references, "nl")[0] != pytest.approx(ours, abs=0.5), "13a scores other tokens"
