@@ -106,6 +106,8 @@ def test_mt_published_values_name_rows_and_columns_of_the_summaries():
     from natcomp.mt.tables import PUBLISHED_KEYS
 
     published = read_published(REPO / "resources" / "mt" / "published.tsv")
+    bleu = published[published["table"] == "Table 9"]
+    published = published[published["table"] != "Table 9"]
     assert set(published["our_table"]) == set(PUBLISHED_KEYS)
     assert set(published["our_column"]) == {"small", "medium", "full"}
     metrics = {"consistency", "synonym_consistency"}
@@ -115,6 +117,16 @@ def test_mt_published_values_name_rows_and_columns_of_the_summaries():
         assert second in set(CONDITION_NAMES) | metrics
     # Table 4a has 9 rows, Table 6a 6, each with the three corpus sizes.
     assert published.groupby("table").size().to_dict() == {"Table 4a": 27, "Table 6a": 18}
+    # Table 9: BLEU of 3 sizes x 5 seeds on dev and devtest, beside bleu_tokenised (the
+    # paper's BLEU is fairseq-generate's on Moses tokens, appendix E.1)
+    assert set(bleu["our_table"]) == {"bleu"} and set(bleu["our_column"]) == {"bleu_tokenised"}
+    rows = {tuple(row.split(" / ")) for row in bleu["our_row"]}
+    sizes, seeds, splits = ("small", "medium", "full"), "12345", ("dev", "devtest")
+    assert rows == {("trained", size, seed, split) for size in sizes for seed in seeds for split in splits}
+    for row in bleu.itertuples():
+        assert (
+            row.our_row.endswith(row.column.removeprefix("BLEU ")) and row.row.split() == row.our_row.split(" / ")[1:3]
+        )
 
 
 def test_noncompsst_table_2_names_the_paper_configs_models_and_the_models_columns():

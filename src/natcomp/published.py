@@ -70,8 +70,10 @@ def paper_values(published: pd.DataFrame) -> dict[tuple[str, str, str], float]:
 
 
 def row_keys(table: pd.DataFrame, key_columns: Sequence[str]) -> pd.Series:
-    """Each row's key as ``our_row`` writes it: its key columns' values joined."""
-    return table[list(key_columns)].astype(str).agg(ROW_KEY_SEPARATOR.join, axis=1)
+    """Each row's key as ``our_row`` writes it: its key columns' values joined, a missing
+    value (a pretrained system's seed) as empty."""
+    keys = table[list(key_columns)].astype(object)
+    return keys.where(keys.notna(), "").astype(str).agg(ROW_KEY_SEPARATOR.join, axis=1)
 
 
 def add_paper_columns(

@@ -152,3 +152,28 @@ def test_tokenised_bleu_is_fairseq_generates_score():
     assert 0 < ours < 100
     assert ours == pytest.approx(scorer.score(), abs=1e-9)
     assert corpus_bleu(hypotheses, references, "nl")[0] != pytest.approx(ours, abs=0.5), "13a scores other tokens"
+
+
+def test_bleu_table_puts_table_9_beside_the_tokenised_bleu(tmp_path):
+    from natcomp.published import published_path, read_published
+
+    (tmp_path / "src").write_text("The poet sees the king.\n")
+    (tmp_path / "ref").write_text("De dichter ziet de koning.\n")
+    translations = {"The poet sees the king.": "De dichter ziet de koning."}
+    paths = []
+    for system, size, seed, split in [("trained", "small", 1, "devtest"), ("trained", "full", 5, "dev")] + [
+        ("trained", "tiny", 1, "dev"),
+        ("opus-mt-en-nl", "", "", "devtest"),
+    ]:
+        paths.append(tmp_path / f"{len(paths)}.tsv")
+        keys = {"system": system, "size": size, "seed": seed, "split": split, "decode_signature": "sig"}
+        write_bleu(translations, tmp_path / "src", tmp_path / "ref", "nl", keys, paths[-1])
+    published = read_published(published_path("mt"))
+    table = gather_bleu(paths, tmp_path / "bleu.tsv", sizes=["small", "full"], published=published)
+    columns = list(table.columns)
+    assert columns[columns.index("bleu_tokenised") + 1] == "paper_bleu_tokenised"
+    paper = table.set_index(["size", "split"])["paper_bleu_tokenised"]
+    assert paper[("small", "devtest")] == 21.14 and paper[("full", "dev")] == 25.86, "Table 9, seeds 1 and 5"
+    assert paper[("tiny", "dev")] != paper[("tiny", "dev")] and paper[("", "devtest")] != paper[("", "devtest")]
+    without = gather_bleu(paths[2:], tmp_path / "other.tsv", published=published)
+    assert list(without.columns) == BLEU_COLUMNS, "no row in Table 9: no paper column"

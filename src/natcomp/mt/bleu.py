@@ -32,6 +32,7 @@ from natcomp.errors import InputError
 from natcomp.files import read_lines
 from natcomp.mt.preprocess import tokenise
 from natcomp.mt.tables import nullable_integers, order_rows
+from natcomp.published import add_paper_columns
 from natcomp.tsv import read_tsv, write_tsv
 
 #: the columns of a BLEU file and of the BLEU table: the model (``system``; a trained
@@ -51,6 +52,8 @@ BLEU_COLUMNS = [
 ]
 #: the score columns of :data:`BLEU_COLUMNS`
 SCORE_COLUMNS = ["bleu_sacrebleu", "bleu_tokenised"]
+#: the columns that name a row of the BLEU table (the ``our_row`` of resources/mt/published.tsv)
+BLEU_KEYS = ["system", "size", "seed", "split"]
 
 
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[str], target_lang: str) -> tuple[float, str]:
@@ -109,14 +112,24 @@ def write_bleu(
 
 
 def gather_bleu(
-    paths: Sequence[str | Path], output: str | Path, *, sizes: Sequence[str] = (), systems: Sequence[str] = ()
+    paths: Sequence[str | Path],
+    output: str | Path,
+    *,
+    sizes: Sequence[str] = (),
+    systems: Sequence[str] = (),
+    published: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
     """Concatenate one-row BLEU files into the BLEU table, rows ordered like the other MT
     tables (:func:`natcomp.mt.tables.order_rows`): the trained models (``sizes`` in config
     order, seeds), then the pretrained ``systems`` in config order, each by split. A
-    pretrained system's size and seed stay empty."""
+    pretrained system's size and seed stay empty. With ``published`` (resources/mt/
+    published.tsv), the paper's Table 9 score of the same size, seed and split stands
+    beside ``bleu_tokenised`` as ``paper_bleu_tokenised`` (no such column when no row is
+    in Table 9)."""
     table = pd.concat([read_tsv(p, BLEU_COLUMNS) for p in paths], ignore_index=True)
     table = table.astype(dict.fromkeys(SCORE_COLUMNS, float)).assign(seed=nullable_integers(table["seed"]))
-    table = order_rows(table, ["system", "size", "seed", "split"], sizes, systems)[BLEU_COLUMNS]
+    table = order_rows(table, BLEU_KEYS, sizes, systems)[BLEU_COLUMNS]
+    if published is not None:
+        table = add_paper_columns(table, published, "bleu", BLEU_KEYS)
     write_tsv(output, table)
     return table

@@ -89,7 +89,8 @@ rule mt_bleu:
 
 rule mt_bleu_table:
     input:
-        bleu_scores(),
+        scores=bleu_scores(),
+        published="resources/mt/published.tsv",
     output:
         table=in_summary("results/tables/mt/bleu.tsv", "BLEU on FLORES-101 per model"),
         # The report shows the HTML rendering (a .tsv would only be a download).

@@ -1,10 +1,17 @@
 from natcomp.mt.bleu import gather_bleu
+from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]):
     params = snakemake.params
-    gather_bleu(snakemake.input, snakemake.output.table, sizes=params.sizes, systems=params.systems)
+    gather_bleu(
+        snakemake.input.scores,
+        snakemake.output.table,
+        sizes=params.sizes,
+        systems=params.systems,
+        published=read_published(snakemake.input.published),
+    )
     write_html_table(
         snakemake.output.table,
         snakemake.output.html,
