@@ -159,22 +159,32 @@ def test_summaries_carry_the_papers_tables_4a_and_6a():
     assert list(tables["systematicity"].columns) == list(pd.DataFrame(rows).columns), "per-model tables unchanged"
 
 
+def substitutivity_rows(scores):
+    """A per-model substitutivity table (size small, synthetic, template 1) from
+    ``(seed, pair, consistency, synonym_consistency, n)`` tuples."""
+    return pd.DataFrame(
+        [
+            {
+                "system": TRAINED_SYSTEM,
+                "size": "small",
+                "seed": seed,
+                "data_type": "synthetic",
+                "pair": pair,
+                "template": 1,
+                "consistency": consistency,
+                "synonym_consistency": synonym,
+                "n": n,
+            }
+            for seed, pair, consistency, synonym, n in scores
+        ]
+    )
+
+
 def test_substitutivity_summary_sd_is_over_seed_scores():
-    rows = [
-        {
-            "system": TRAINED_SYSTEM,
-            "size": "small",
-            "seed": seed,
-            "data_type": "synthetic",
-            "pair": pair,
-            "template": 1,
-            "consistency": value,
-            "synonym_consistency": 1.0,
-            "n": 5,
-        }
-        for seed, pair, value in [(1, "a/b", 0.0), (1, "c/d", 0.2), (2, "a/b", 0.6), (2, "c/d", 1.0)]
-    ]
-    summary = mt.substitutivity_summary(pd.DataFrame(rows), ["small"])
+    rows = substitutivity_rows(
+        [(1, "a/b", 0.0, 1.0, 5), (1, "c/d", 0.2, 1.0, 5), (2, "a/b", 0.6, 1.0, 5), (2, "c/d", 1.0, 1.0, 5)]
+    )
+    summary = mt.substitutivity_summary(rows, ["small"])
     consistency = summary[summary["metric"] == "consistency"].iloc[0]
     assert consistency["small"] == pytest.approx(0.45)
     assert consistency["small_sd"] == pytest.approx(pd.Series([0.1, 0.8]).std())
@@ -467,25 +477,9 @@ def test_substitutivity_summary_averages_pairs_templates_and_seeds_not_items():
     """Paper Table 6a: the mean over seeds, pairs and templates of each one's item mean.
     Pair a/b has 1 item per seed, c/d 3 (seed 1) and 4 (seed 2): pooling the items would
     give 3/9 (consistency) instead of (1 + 0 + 1/3 + 1/4) / 4 = 0.396."""
-    rows = [
-        {
-            "system": TRAINED_SYSTEM,
-            "size": "small",
-            "seed": seed,
-            "data_type": "synthetic",
-            "pair": pair,
-            "template": 1,
-            "consistency": consistency,
-            "synonym_consistency": synonym,
-            "n": n,
-        }
-        for seed, pair, consistency, synonym, n in [
-            (1, "a/b", 1.0, 1.0, 1),
-            (1, "c/d", 1 / 3, 2 / 3, 3),
-            (2, "a/b", 0.0, 1.0, 1),
-            (2, "c/d", 1 / 4, 1 / 4, 4),
-        ]
-    ]
-    summary = mt.substitutivity_summary(pd.DataFrame(rows), ["small"]).set_index("metric")
+    rows = substitutivity_rows(
+        [(1, "a/b", 1.0, 1.0, 1), (1, "c/d", 1 / 3, 2 / 3, 3), (2, "a/b", 0.0, 1.0, 1), (2, "c/d", 1 / 4, 1 / 4, 4)]
+    )
+    summary = mt.substitutivity_summary(rows, ["small"]).set_index("metric")
     assert summary.loc["consistency", "small"] == pytest.approx((1.0 + 1 / 3 + 0.0 + 1 / 4) / 4)
     assert summary.loc["synonym_consistency", "small"] == pytest.approx((1.0 + 2 / 3 + 1.0 + 1 / 4) / 4)
