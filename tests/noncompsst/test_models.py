@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from natcomp import hf
 from natcomp.errors import ConfigError, InputError
-from natcomp.noncompsst.evaluation import evaluate, seed_f1, read_predictions, round_half_up
+from natcomp.noncompsst.evaluation import evaluate, phrase_f1, read_predictions, round_half_up, seed_f1
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
@@ -359,6 +360,14 @@ def test_macro_f1():
     assert macro_f1([0, 0, 1, 1], [0, 1, 0, 1]) == pytest.approx(0.5)
 
 
+def test_macro_f1_weighs_every_class_alike_whatever_its_support():
+    """Unequal supports (4 of class 0, 2 of class 1): per-class F1 8/9 and 2/3, so macro 7/9,
+    while support-weighted would give 22/27 and micro (accuracy) 5/6."""
+    gold, guess = [0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 1]
+    assert macro_f1(gold, guess) == pytest.approx(7 / 9)
+    assert macro_f1(gold, guess) != pytest.approx(22 / 27) and macro_f1(gold, guess) != pytest.approx(5 / 6)
+
+
 def _phrases_and_human():
     phrases = [
         Phrase(
@@ -468,6 +477,19 @@ def test_round_half_up():
     assert [round_half_up(v) for v in (0.5, 1.5, 2.49, 3 + 1 / 3)] == [1, 2, 2, 3]
 
 
+def test_phrase_f1_rounds_gold_and_guess_half_up():
+    """Human sentiment comes in thirds (4.67 is class 5, not 4 as truncation gives) and a
+    mean can end in .5 (2.5 and 0.5 are classes 3 and 1; Python's round gives 2 and 0)."""
+    phrases = [Phrase(f"p{i}", f"p{i}", "x", "x", (f"l{i}",), (f"r{i}",)) for i in range(5)]
+    naturals = [p.natural for p in phrases]
+    human = pd.DataFrame({"phrase": naturals, "variant": "MAXABS", "side": "max", "rating": [1.0] * 5})
+    unrounded = dict(zip(naturals, [4 + 2 / 3, 2.5, 0.5, 1 / 3, 3 + 1 / 3]))
+    classes = dict(zip(naturals, [5.0, 3.0, 1.0, 0.0, 3.0]))
+    # gold unrounded, guess whole classes; then the other way round: half up, both agree
+    assert phrase_f1(phrases, classes, human, unrounded, top_k=5) == (1.0, 1.0)
+    assert phrase_f1(phrases, unrounded, human, classes, top_k=5) == (1.0, 1.0)
+
+
 def test_tables_and_figure(tmp_path):
     phrases, human = _phrases_and_human()
     ratings = compute_ratings(phrases, human)
@@ -568,3 +590,51 @@ def test_figure_5_stimulus_means_and_sample_sd(tmp_path):
     assert means.loc["i2", "sd"] == 0
     data = stimulus_figure({"study2": means.reset_index()}, tmp_path / "fig5.png")
     assert len(data) == 2 and (tmp_path / "fig5.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_model_ratings_come_from_the_seed_mean_predictions(tmp_path):
+    """Section 5: "we average sentiment predictions from the three model seeds and apply the
+    same postprocessing". Two seeds that disagree (natural, left control, right control):
+    p0 (6, 0, 6) and (0, 0, 6): mean (3, 0, 6), MAXABS 3, while each seed alone has 6;
+    p3 (5, 1, 5) and (1, 1, 5): mean MAXABS 2, each seed 4. The human MAXABS are the
+    seed-mean ones, so only mean-then-rate gives r = 1 (rating each seed and averaging, or
+    taking one seed, gives 6, 0, 2, 4)."""
+    from natcomp.noncompsst.evaluation import write_predictions
+    from natcomp.noncompsst.pipeline import run_evaluation
+    from natcomp.noncompsst.ratings import write_ratings
+    from natcomp.noncompsst.stimuli import write_stimuli
+
+    phrases = [Phrase(f"a{i}", f"a{i}", f"b{i}", f"b{i}", (f"l{i}",), (f"r{i}",)) for i in range(4)]
+    seeds = {
+        1: [(6, 0, 6), (3, 3, 3), (4, 2, 4), (5, 1, 5)],
+        2: [(0, 0, 6), (3, 3, 3), (4, 2, 4), (1, 1, 5)],
+    }
+    prediction_paths, metric_paths = [], []
+    for seed, classes in seeds.items():
+        rows = [
+            {"stimulus": stimulus, "prediction": value, "seed": seed}
+            for p, values in zip(phrases, classes)
+            for stimulus, value in zip(p.stimuli(), values)
+        ]
+        prediction_paths.append(tmp_path / f"seed{seed}.tsv")
+        write_predictions(prediction_paths[-1], rows)
+        metric_paths.append(tmp_path / f"seed{seed}.json")
+        metric_paths[-1].write_text('{"sst7_test_macro_f1": 0.5}', encoding="utf-8")
+    human = pd.DataFrame(
+        {"phrase": [p.natural for p in phrases], "variant": "MAXABS", "side": "max", "rating": [3.0, 0.0, 2.0, 2.0]}
+    )
+    write_ratings(tmp_path / "human.tsv", human)
+    write_stimuli(tmp_path / "stimuli.tsv", phrases)
+    row = run_evaluation(
+        "m",
+        prediction_paths,
+        metric_paths,
+        tmp_path / "stimuli.tsv",
+        tmp_path / "human.tsv",
+        tmp_path / "out.tsv",
+        top_k=2,
+    )
+    assert row["r_MAXABS"] == pytest.approx(1.0)
+    assert row["seeds"] == 2
+    # the other orders would be read as a worse model
+    assert np.corrcoef([3.0, 0.0, 2.0, 2.0], [6.0, 0.0, 2.0, 4.0])[0, 1] < 0.95
