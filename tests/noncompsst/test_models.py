@@ -146,11 +146,13 @@ def test_sst7_removal_on_the_real_trees_reproduces_the_released_sentences(shared
     # on plain tokens the rule keeps 26 sentences more (979 / 1,993 rows)
     exact = build_sst7(trees, lambda tokens: 0.5, StimulusFilter(phrases, match="tokens"))
     assert (len(exact["validation"]), len(exact["test"])) == (979, 1993)
-    # the training sentences removed (docs/noncompsst.md; the released train.tsv is not here)
+    # the training sentences removed (docs/noncompsst.md; the released train.tsv is not here);
+    # the controls "of its characters' lives" and "of the girls' environment" are SST nodes
+    # ("characters ' lives") of train lines 214 and 877, found since they are tokenised as SST
     train = [sentiment_nodes(tree)[0] for tree in read_ptb_trees(shared_data / "sst" / "train.txt")]
     filters = {match: StimulusFilter(phrases, match=match) for match in MATCH_MODES}
     removed = {match: sum(map(found.found_in, train)) for match, found in filters.items()}
-    assert (len(train), removed) == (8544, {"lemmas": 875, "tokens": 827})
+    assert (len(train), removed) == (8544, {"lemmas": 877, "tokens": 829})
 
 
 def test_released_splits_replace_the_rebuilt_ones_on_the_real_release(shared_data, caplog):
@@ -638,3 +640,100 @@ def test_model_ratings_come_from_the_seed_mean_predictions(tmp_path):
     assert row["seeds"] == 2
     # the other orders would be read as a worse model
     assert np.corrcoef([3.0, 0.0, 2.0, 2.0], [6.0, 0.0, 2.0, 4.0])[0, 1] < 0.95
+
+
+def test_stimuli_reach_the_model_tokenised_like_sst7_and_lower_cased(tmp_path, monkeypatch):
+    """SST-7's text is SST's tokens ("The movie 's messages", "does n't"): a stimulus in
+    clean form ("the movie's messages") goes to the model tokenised the same way, lower case
+    as the released code; predictions stay keyed by the clean form (the ratings' key)."""
+    import json
+
+    from natcomp.noncompsst import models
+    from natcomp.noncompsst.evaluation import read_predictions
+    from natcomp.noncompsst.pipeline import run_training
+    from natcomp.noncompsst.stimuli import write_stimuli
+
+    seen = []
+
+    def fake_train_and_predict(model, sst7, stimuli, settings, *, logger):
+        seen.extend(stimuli)
+        return models.SeedResult(settings.seed, 0.5, 1, [], [3] * len(stimuli), 0.0)
+
+    monkeypatch.setattr(models, "train_and_predict", fake_train_and_predict)
+    phrase = Phrase(
+        "The movie 's messages",
+        "the movie's messages",
+        "do n't work",
+        "don't work",
+        ("the Characters' moves",),
+        ("is (sort of) fine",),
+    )
+    write_stimuli(tmp_path / "stimuli.tsv", [phrase])
+    training = {"epochs": 1, "batch_size": 2, "learning_rate": 1e-3}
+    sst7 = {}
+    for name in ("train", "validation", "test"):
+        sst7[name] = tmp_path / f"{name}.tsv"
+        write_sst7(sst7[name], [("The movie 's messages do n't work", 1)])
+    paths = (tmp_path / "stimuli.tsv", tmp_path / "predictions.tsv", tmp_path / "metrics.json")
+    run_training("model", sst7, *paths, training=training, seed=1, stanza_dir=tmp_path / "no_stanza_here")
+    assert seen == [
+        "the movie 's messages do n't work",
+        "the characters ' moves do n't work",
+        "the movie 's messages is -LRB- sort of -RRB- fine",
+    ]
+    assert set(read_predictions(tmp_path / "predictions.tsv")) == set(phrase.stimuli())
+    assert json.loads((tmp_path / "metrics.json").read_text())["stimulus_tokenizer"] == "ptb"
+    run_training("model", sst7, *paths, training={**training, "lowercase_stimuli": False}, seed=1)
+    assert seen[-2] == "the Characters ' moves do n't work"
+
+
+def test_stanza_tokenises_the_stimuli_where_its_english_tokenizer_is_installed(tmp_path, monkeypatch):
+    """As the released dataset.py: stanza's words of every sentence, joined, lower-cased;
+    brackets as SST-7 writes them. stanza itself is faked (no models here): what is checked
+    is that an installed tokenizer model is found and its words are used."""
+    import sys
+    import types
+
+    from natcomp.noncompsst.stimuli import StimulusTokenizer, stanza_tokenizer_installed
+
+    assert not stanza_tokenizer_installed(None) and not stanza_tokenizer_installed(tmp_path)
+    (tmp_path / "en" / "tokenize").mkdir(parents=True)
+    (tmp_path / "resources.json").write_text("{}", encoding="utf-8")
+    assert not stanza_tokenizer_installed(tmp_path)
+    (tmp_path / "en" / "tokenize" / "combined.pt").write_bytes(b"")
+    assert stanza_tokenizer_installed(tmp_path)
+
+    def pipeline(lang, *, dir, processors, **options):
+        assert (lang, dir, processors) == ("en", str(tmp_path), "tokenize")
+
+        def run(text):
+            word = types.SimpleNamespace
+            return types.SimpleNamespace(
+                sentences=[
+                    types.SimpleNamespace(words=[word(text="It"), word(text="'s"), word(text="(")]),
+                    types.SimpleNamespace(words=[word(text="Good"), word(text=")")]),
+                ]
+            )
+
+        return run
+
+    monkeypatch.setitem(sys.modules, "stanza", types.SimpleNamespace(Pipeline=pipeline))
+    tokenizer = StimulusTokenizer(tmp_path)
+    assert tokenizer.name == "stanza"
+    assert tokenizer("any text") == "it 's -LRB- good -RRB-"
+    assert StimulusTokenizer(tmp_path.parent / "elsewhere").name == "ptb"
+
+
+@pytest.mark.workflow
+def test_paper_training_waits_for_the_stanza_models_the_run_fetches():
+    """At paper scale the MT family fetches stanza's models into candidates.stanza_dir, so a
+    training job waits for them: whether its stimuli are tokenised by stanza or the Penn
+    Treebank rules does not hang on the order of jobs. The demo fetches none."""
+    from test_workflow import dry_run_jobs
+
+    paper = dry_run_jobs(
+        "--configfile", "config/paper.yaml", "--", "results/noncompsst/models/timelm/seed1/metrics.json"
+    )
+    assert paper["noncompsst_train"] == 1 and paper["mt_stanza_models"] == 1
+    demo = dry_run_jobs("--", "results/noncompsst/models/tiny/seed1/metrics.json")
+    assert demo["noncompsst_train"] == 1 and "mt_stanza_models" not in demo
