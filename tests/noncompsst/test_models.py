@@ -723,6 +723,13 @@ def test_stanza_tokenises_the_stimuli_where_its_english_tokenizer_is_installed(t
     assert tokenizer("any text") == "it 's -LRB- good -RRB-"
     assert StimulusTokenizer(tmp_path.parent / "elsewhere").name == "ptb"
 
+    def broken(*args, **options):
+        raise RuntimeError("truncated model file")
+
+    monkeypatch.setitem(sys.modules, "stanza", types.SimpleNamespace(Pipeline=broken))
+    with pytest.raises(ConfigError, match="stanza_dir.*could not load its tokenizer.*truncated model file"):
+        StimulusTokenizer(tmp_path)
+
 
 @pytest.mark.workflow
 def test_paper_training_waits_for_the_stanza_models_the_run_fetches():

@@ -18,7 +18,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from natcomp.errors import InputError
+from natcomp.errors import ConfigError, InputError
 from natcomp.tsv import iter_tsv, read_header, write_tsv
 
 __all__ = [
@@ -103,9 +103,15 @@ class StimulusTokenizer:
         if stanza_tokenizer_installed(stanza_dir):
             import stanza
 
-            self._stanza = stanza.Pipeline(
-                "en", dir=str(stanza_dir), processors="tokenize", download_method=None, logging_level="WARN"
-            )
+            try:
+                self._stanza = stanza.Pipeline(
+                    "en", dir=str(stanza_dir), processors="tokenize", download_method=None, logging_level="WARN"
+                )
+            except Exception as error:  # stanza raises plain exceptions for broken model files
+                raise ConfigError(
+                    "noncompsst.candidates.stanza_dir",
+                    f"stanza could not load its tokenizer from {stanza_dir}: {error}",
+                ) from None
         self.name = "stanza" if self._stanza is not None else "ptb"
 
     def tokens(self, text: str) -> list[str]:
