@@ -5,12 +5,13 @@ from __future__ import annotations
 import math
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
 from natcomp import hf
 from natcomp.errors import ConfigError, InputError
-from natcomp.noncompsst.evaluation import evaluate, seed_f1, read_predictions, round_half_up
+from natcomp.noncompsst.evaluation import evaluate, phrase_f1, read_predictions, round_half_up, seed_f1
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
@@ -145,11 +146,13 @@ def test_sst7_removal_on_the_real_trees_reproduces_the_released_sentences(shared
     # on plain tokens the rule keeps 26 sentences more (979 / 1,993 rows)
     exact = build_sst7(trees, lambda tokens: 0.5, StimulusFilter(phrases, match="tokens"))
     assert (len(exact["validation"]), len(exact["test"])) == (979, 1993)
-    # the training sentences removed (docs/noncompsst.md; the released train.tsv is not here)
+    # the training sentences removed (docs/noncompsst.md; the released train.tsv is not here);
+    # the controls "of its characters' lives" and "of the girls' environment" are SST nodes
+    # ("characters ' lives") of train lines 214 and 877, found since they are tokenised as SST
     train = [sentiment_nodes(tree)[0] for tree in read_ptb_trees(shared_data / "sst" / "train.txt")]
     filters = {match: StimulusFilter(phrases, match=match) for match in MATCH_MODES}
     removed = {match: sum(map(found.found_in, train)) for match, found in filters.items()}
-    assert (len(train), removed) == (8544, {"lemmas": 875, "tokens": 827})
+    assert (len(train), removed) == (8544, {"lemmas": 877, "tokens": 829})
 
 
 def test_released_splits_replace_the_rebuilt_ones_on_the_real_release(shared_data, caplog):
@@ -359,6 +362,14 @@ def test_macro_f1():
     assert macro_f1([0, 0, 1, 1], [0, 1, 0, 1]) == pytest.approx(0.5)
 
 
+def test_macro_f1_weighs_every_class_alike_whatever_its_support():
+    """Unequal supports (4 of class 0, 2 of class 1): per-class F1 8/9 and 2/3, so macro 7/9,
+    while support-weighted would give 22/27 and micro (accuracy) 5/6."""
+    gold, guess = [0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 1]
+    assert macro_f1(gold, guess) == pytest.approx(7 / 9)
+    assert macro_f1(gold, guess) != pytest.approx(22 / 27) and macro_f1(gold, guess) != pytest.approx(5 / 6)
+
+
 def _phrases_and_human():
     phrases = [
         Phrase(
@@ -468,6 +479,19 @@ def test_round_half_up():
     assert [round_half_up(v) for v in (0.5, 1.5, 2.49, 3 + 1 / 3)] == [1, 2, 2, 3]
 
 
+def test_phrase_f1_rounds_gold_and_guess_half_up():
+    """Human sentiment comes in thirds (4.67 is class 5, not 4 as truncation gives) and a
+    mean can end in .5 (2.5 and 0.5 are classes 3 and 1; Python's round gives 2 and 0)."""
+    phrases = [Phrase(f"p{i}", f"p{i}", "x", "x", (f"l{i}",), (f"r{i}",)) for i in range(5)]
+    naturals = [p.natural for p in phrases]
+    human = pd.DataFrame({"phrase": naturals, "variant": "MAXABS", "side": "max", "rating": [1.0] * 5})
+    unrounded = dict(zip(naturals, [4 + 2 / 3, 2.5, 0.5, 1 / 3, 3 + 1 / 3]))
+    classes = dict(zip(naturals, [5.0, 3.0, 1.0, 0.0, 3.0]))
+    # gold unrounded, guess whole classes; then the other way round: half up, both agree
+    assert phrase_f1(phrases, classes, human, unrounded, top_k=5) == (1.0, 1.0)
+    assert phrase_f1(phrases, unrounded, human, classes, top_k=5) == (1.0, 1.0)
+
+
 def test_tables_and_figure(tmp_path):
     phrases, human = _phrases_and_human()
     ratings = compute_ratings(phrases, human)
@@ -568,3 +592,155 @@ def test_figure_5_stimulus_means_and_sample_sd(tmp_path):
     assert means.loc["i2", "sd"] == 0
     data = stimulus_figure({"study2": means.reset_index()}, tmp_path / "fig5.png")
     assert len(data) == 2 and (tmp_path / "fig5.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_model_ratings_come_from_the_seed_mean_predictions(tmp_path):
+    """Section 5: "we average sentiment predictions from the three model seeds and apply the
+    same postprocessing". Two seeds that disagree (natural, left control, right control):
+    p0 (6, 0, 6) and (0, 0, 6): mean (3, 0, 6), MAXABS 3, while each seed alone has 6;
+    p3 (5, 1, 5) and (1, 1, 5): mean MAXABS 2, each seed 4. The human MAXABS are the
+    seed-mean ones, so only mean-then-rate gives r = 1 (rating each seed and averaging, or
+    taking one seed, gives 6, 0, 2, 4)."""
+    from natcomp.noncompsst.evaluation import write_predictions
+    from natcomp.noncompsst.pipeline import run_evaluation
+    from natcomp.noncompsst.ratings import write_ratings
+    from natcomp.noncompsst.stimuli import write_stimuli
+
+    phrases = [Phrase(f"a{i}", f"a{i}", f"b{i}", f"b{i}", (f"l{i}",), (f"r{i}",)) for i in range(4)]
+    seeds = {
+        1: [(6, 0, 6), (3, 3, 3), (4, 2, 4), (5, 1, 5)],
+        2: [(0, 0, 6), (3, 3, 3), (4, 2, 4), (1, 1, 5)],
+    }
+    prediction_paths, metric_paths = [], []
+    for seed, classes in seeds.items():
+        rows = [
+            {"stimulus": stimulus, "prediction": value, "seed": seed}
+            for p, values in zip(phrases, classes)
+            for stimulus, value in zip(p.stimuli(), values)
+        ]
+        prediction_paths.append(tmp_path / f"seed{seed}.tsv")
+        write_predictions(prediction_paths[-1], rows)
+        metric_paths.append(tmp_path / f"seed{seed}.json")
+        metric_paths[-1].write_text('{"sst7_test_macro_f1": 0.5}', encoding="utf-8")
+    human = pd.DataFrame(
+        {"phrase": [p.natural for p in phrases], "variant": "MAXABS", "side": "max", "rating": [3.0, 0.0, 2.0, 2.0]}
+    )
+    write_ratings(tmp_path / "human.tsv", human)
+    write_stimuli(tmp_path / "stimuli.tsv", phrases)
+    row = run_evaluation(
+        "m",
+        prediction_paths,
+        metric_paths,
+        tmp_path / "stimuli.tsv",
+        tmp_path / "human.tsv",
+        tmp_path / "out.tsv",
+        top_k=2,
+    )
+    assert row["r_MAXABS"] == pytest.approx(1.0)
+    assert row["seeds"] == 2
+    # the other orders would be read as a worse model
+    assert np.corrcoef([3.0, 0.0, 2.0, 2.0], [6.0, 0.0, 2.0, 4.0])[0, 1] < 0.95
+
+
+def test_stimuli_reach_the_model_tokenised_like_sst7_and_lower_cased(tmp_path, monkeypatch):
+    """SST-7's text is SST's tokens ("The movie 's messages", "does n't"): a stimulus in
+    clean form ("the movie's messages") goes to the model tokenised the same way, lower case
+    as the released code; predictions stay keyed by the clean form (the ratings' key)."""
+    import json
+
+    from natcomp.noncompsst import models
+    from natcomp.noncompsst.evaluation import read_predictions
+    from natcomp.noncompsst.pipeline import run_training
+    from natcomp.noncompsst.stimuli import write_stimuli
+
+    seen = []
+
+    def fake_train_and_predict(model, sst7, stimuli, settings, *, logger):
+        seen.extend(stimuli)
+        return models.SeedResult(settings.seed, 0.5, 1, [], [3] * len(stimuli), 0.0)
+
+    monkeypatch.setattr(models, "train_and_predict", fake_train_and_predict)
+    phrase = Phrase(
+        "The movie 's messages",
+        "the movie's messages",
+        "do n't work",
+        "don't work",
+        ("the Characters' moves",),
+        ("is (sort of) fine",),
+    )
+    write_stimuli(tmp_path / "stimuli.tsv", [phrase])
+    training = {"epochs": 1, "batch_size": 2, "learning_rate": 1e-3}
+    sst7 = {}
+    for name in ("train", "validation", "test"):
+        sst7[name] = tmp_path / f"{name}.tsv"
+        write_sst7(sst7[name], [("The movie 's messages do n't work", 1)])
+    paths = (tmp_path / "stimuli.tsv", tmp_path / "predictions.tsv", tmp_path / "metrics.json")
+    run_training("model", sst7, *paths, training=training, seed=1, stanza_dir=tmp_path / "no_stanza_here")
+    assert seen == [
+        "the movie 's messages do n't work",
+        "the characters ' moves do n't work",
+        "the movie 's messages is -LRB- sort of -RRB- fine",
+    ]
+    assert set(read_predictions(tmp_path / "predictions.tsv")) == set(phrase.stimuli())
+    assert json.loads((tmp_path / "metrics.json").read_text())["stimulus_tokenizer"] == "ptb"
+    run_training("model", sst7, *paths, training={**training, "lowercase_stimuli": False}, seed=1)
+    assert seen[-2] == "the Characters ' moves do n't work"
+
+
+def test_stanza_tokenises_the_stimuli_where_its_english_tokenizer_is_installed(tmp_path, monkeypatch):
+    """As the released dataset.py: stanza's words of every sentence, joined, lower-cased;
+    brackets as SST-7 writes them. stanza itself is faked (no models here): what is checked
+    is that an installed tokenizer model is found and its words are used."""
+    import sys
+    import types
+
+    from natcomp.noncompsst.stimuli import StimulusTokenizer, stanza_tokenizer_installed
+
+    assert not stanza_tokenizer_installed(None) and not stanza_tokenizer_installed(tmp_path)
+    (tmp_path / "en" / "tokenize").mkdir(parents=True)
+    (tmp_path / "resources.json").write_text("{}", encoding="utf-8")
+    assert not stanza_tokenizer_installed(tmp_path)
+    (tmp_path / "en" / "tokenize" / "combined.pt").write_bytes(b"")
+    assert stanza_tokenizer_installed(tmp_path)
+
+    def pipeline(lang, *, dir, processors, **options):
+        assert (lang, dir, processors) == ("en", str(tmp_path), "tokenize")
+
+        def run(text):
+            word = types.SimpleNamespace
+            return types.SimpleNamespace(
+                sentences=[
+                    types.SimpleNamespace(words=[word(text="It"), word(text="'s"), word(text="(")]),
+                    types.SimpleNamespace(words=[word(text="Good"), word(text=")")]),
+                ]
+            )
+
+        return run
+
+    monkeypatch.setitem(sys.modules, "stanza", types.SimpleNamespace(Pipeline=pipeline))
+    tokenizer = StimulusTokenizer(tmp_path)
+    assert tokenizer.name == "stanza"
+    assert tokenizer("any text") == "it 's -LRB- good -RRB-"
+    assert StimulusTokenizer(tmp_path.parent / "elsewhere").name == "ptb"
+
+    def broken(*args, **options):
+        raise RuntimeError("truncated model file")
+
+    monkeypatch.setitem(sys.modules, "stanza", types.SimpleNamespace(Pipeline=broken))
+    with pytest.raises(ConfigError, match="stanza_dir.*could not load its tokenizer.*truncated model file"):
+        StimulusTokenizer(tmp_path)
+
+
+@pytest.mark.workflow
+def test_paper_training_waits_for_the_stanza_models_the_run_fetches():
+    """At paper scale the MT family fetches stanza's models into candidates.stanza_dir, so a
+    training job waits for them: whether its stimuli are tokenised by stanza or the Penn
+    Treebank rules does not hang on the order of jobs. The demo fetches none."""
+    from test_workflow import dry_run_jobs
+
+    paper = dry_run_jobs(
+        "--configfile", "config/paper.yaml", "--", "results/noncompsst/models/timelm/seed1/metrics.json"
+    )
+    assert paper["noncompsst_train"] == 1 and paper["mt_stanza_models"] == 1
+    demo = dry_run_jobs("--", "results/noncompsst/models/tiny/seed1/metrics.json")
+    assert demo["noncompsst_train"] == 1 and "mt_stanza_models" not in demo

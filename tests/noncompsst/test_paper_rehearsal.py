@@ -26,7 +26,7 @@ from natcomp.noncompsst.candidates import CandidateSettings
 from natcomp.noncompsst.evaluation import write_predictions
 from natcomp.noncompsst.models import train_and_predict
 from natcomp.noncompsst.sst7 import read_sst7
-from natcomp.noncompsst.stimuli import read_stimuli
+from natcomp.noncompsst.stimuli import StimulusTokenizer, read_stimuli
 from natcomp.sst import PTB_MEMBERS, ptb_tokens_to_text, read_ptb_trees, sentiment_nodes
 from natcomp.tsv import read_tsv
 
@@ -104,14 +104,16 @@ def test_paper_mode_steps_run_in_order_on_the_real_release(shared_data, tmp_path
             by_label[label].append((text, label))
     balanced = [row for rows in by_label.values() for row in rows]
     sample = {"train": balanced, "validation": data["validation"][:200], "test": data["test"][:300]}
-    texts = [t for rows in sample.values() for t, _ in rows] + [s.lower() for s in stimuli]
+    # the stimuli as run_training feeds them: tokenised like SST-7, lower case (no stanza here)
+    model_texts = [StimulusTokenizer(None)(s) for s in stimuli]
+    texts = [t for rows in sample.values() for t, _ in rows] + model_texts
     tiny = hf.build_tiny_model(tmp_path / "tiny", hf.words_for_vocabulary(texts), hidden_size=16, layers=1, heads=2)
     predictions, metrics = [], []
     for seed in (1, 2):
         settings = pipeline.fine_tune_settings(
             {"epochs": 6, "batch_size": 16, "learning_rate": 3e-3, "max_length": 48, "device": "cpu"}, seed
         )
-        result = train_and_predict(str(tiny), sample, stimuli, settings)
+        result = train_and_predict(str(tiny), sample, model_texts, settings)
         path = tmp_path / "models" / "tiny" / f"seed{seed}" / "predictions.tsv"
         write_predictions(
             path, ({"stimulus": s, "prediction": p, "seed": seed} for s, p in zip(stimuli, result.stimulus_predictions))

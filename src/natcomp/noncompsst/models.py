@@ -8,9 +8,10 @@ model is fine-tuned on SST-7 train with appendix D's settings (batch 32, learnin
 5e-6, AdamW, cosine schedule with 20 % warm-up, 5 epochs, the epoch with the best
 validation accuracy kept; gradient clipping only where ``gradient_clip`` is set), once
 per seed, on the GPU where there is one (``natcomp.hf``). Reported:
-SST-7 test macro-F1 and the predicted class of every stimulus. Stimuli are lower-cased
-before prediction (``lowercase_stimuli``), as the released code does after stanza's
-tokenisation; SST-7 sentences are fed as they are.
+SST-7 test macro-F1 and the predicted class of every stimulus. The stimuli come as the
+model's text: tokenised like SST and lower-cased
+(:class:`natcomp.noncompsst.stimuli.StimulusTokenizer`, as the released code does with
+stanza); SST-7 sentences are fed as they are.
 """
 
 from __future__ import annotations
@@ -57,10 +58,10 @@ def train_and_predict(
     stimuli: Sequence[str],
     settings: hf.FineTuneSettings,
     *,
-    lowercase_stimuli: bool = True,
     logger: logging.Logger = log,
 ) -> SeedResult:
-    """Fine-tune ``model`` on ``sst7["train"]`` (best epoch on ``sst7["validation"]``), score the test set, predict stimuli."""
+    """Fine-tune ``model`` on ``sst7["train"]`` (best epoch on ``sst7["validation"]``), score the
+    test set, predict the ``stimuli`` (texts as the model sees them: see the module documentation)."""
     from natcomp.noncompsst.head import load_cls_head_classifier
 
     started = time.perf_counter()
@@ -85,7 +86,7 @@ def train_and_predict(
         "device": hf.device(settings.device),
     }
     test_pred = np.argmax(hf.predict_logits(result.model, tokenizer, list(test_texts), **options), axis=1)
-    texts = [s.lower() for s in stimuli] if lowercase_stimuli else list(stimuli)
+    texts = list(stimuli)
     stimulus_pred = (
         np.argmax(hf.predict_logits(result.model, tokenizer, texts, **options), axis=1)
         if texts

@@ -459,16 +459,28 @@ def run_training(
     *,
     training: Mapping,
     seed: int,
+    stanza_dir: str | Path | None = None,
 ) -> None:
+    """Fine-tune ``model`` for one ``seed`` and predict every stimulus, fed to the model
+    tokenised as SST-7's text (stanza's tokenizer where its model is in ``stanza_dir``, the
+    Penn Treebank tokeniser otherwise) and lower-cased (``lowercase_stimuli``); the
+    predictions are keyed by the stimuli's clean form, as the ratings are."""
+    from natcomp.noncompsst import models
     from natcomp.noncompsst.evaluation import write_predictions
-    from natcomp.noncompsst.models import train_and_predict
+    from natcomp.noncompsst.stimuli import StimulusTokenizer
 
     settings = fine_tune_settings(training, seed)
     data = {name: sst7.read_sst7(path) for name, path in sst7_paths.items()}
     stimuli = list(dict.fromkeys(s for p in read_stimuli(stimuli_path) for s in p.stimuli()))
-    result = train_and_predict(
-        model, data, stimuli, settings, lowercase_stimuli=training.get("lowercase_stimuli", True), logger=log
+    tokenizer = StimulusTokenizer(stanza_dir, lowercase=training.get("lowercase_stimuli", True))
+    texts = [tokenizer(s) for s in stimuli]
+    log.info(
+        "stimuli tokenised by %s%s (e.g. %r)",
+        tokenizer.name,
+        ", lower-cased" if tokenizer.lowercase else "",
+        texts[0] if texts else "",
     )
+    result = models.train_and_predict(model, data, texts, settings, logger=log)
     write_predictions(
         predictions_out,
         ({"stimulus": s, "prediction": p, "seed": seed} for s, p in zip(stimuli, result.stimulus_predictions)),
@@ -479,6 +491,7 @@ def run_training(
                 "seed": seed,
                 "sst7_test_macro_f1": result.test_f1,
                 "best_epoch": result.best_epoch,
+                "stimulus_tokenizer": tokenizer.name,
                 "history": result.history,
                 "seconds": result.seconds,
             },

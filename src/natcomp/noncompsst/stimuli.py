@@ -12,22 +12,25 @@ The released files are partly UTF-7 encoded (``-`` written ``+AC0-``, ``_`` ``+A
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from natcomp.errors import InputError
+from natcomp.errors import ConfigError, InputError
 from natcomp.tsv import iter_tsv, read_header, write_tsv
 
 __all__ = [
     "STIMULI_COLUMNS",
     "Phrase",
+    "StimulusTokenizer",
     "clean_form",
     "decode_utf7",
     "read_stimuli",
     "read_flat_stimuli",
     "sst_tokenize",
+    "stanza_tokenizer_installed",
     "write_stimuli",
 ]
 
@@ -57,12 +60,71 @@ def clean_form(tokens: str | Sequence[str]) -> str:
     return _CLITIC.sub("", text).lower()
 
 
+_SST_BRACKETS = {"(": "-LRB-", ")": "-RRB-"}
+
+
+@functools.lru_cache(maxsize=1)
+def _treebank():
+    from nltk.tokenize import TreebankWordTokenizer
+
+    return TreebankWordTokenizer()
+
+
 def sst_tokenize(text: str) -> list[str]:
-    """SST-style tokens of clean text (clitics and punctuation split off); used for matching."""
-    text = re.sub(r"(?i)(n't|'s|'re|'ve|'ll|'d|'m)\b", r" \1", text)
-    text = re.sub(r"([,;:!?()\"])", r" \1 ", text)
-    text = re.sub(r"\.(\s|$)", r" . ", text)
-    return [{"(": "-LRB-", ")": "-RRB-"}.get(t, t) for t in text.split()]
+    """SST's tokens of clean text: the Penn Treebank rules SST's own tokens follow (NLTK's
+    ``TreebankWordTokenizer``: ``son's`` -> ``son 's``, ``characters'`` -> ``characters '``,
+    ``doesn't`` -> ``does n't``), brackets written as SST writes them (``-LRB-``, ``-RRB-``)."""
+    return [_SST_BRACKETS.get(token, token) for token in _treebank().tokenize(text)]
+
+
+def stanza_tokenizer_installed(stanza_dir: str | Path | None) -> bool:
+    """Whether ``stanza_dir`` holds stanza's English tokenizer model (``stanza.download('en',
+    model_dir=..., processors='tokenize')``)."""
+    if not stanza_dir:
+        return False
+    folder = Path(stanza_dir)
+    return (folder / "resources.json").is_file() and any((folder / "en" / "tokenize").glob("*.pt"))
+
+
+class StimulusTokenizer:
+    """Stimuli as the sentiment models' training text: SST-7 holds SST's tokens joined by
+    spaces (``her son 's discovery``, ``does n't``), so a stimulus is tokenised the same way
+    before prediction, not fed in its clean form (``her son's discovery``).
+
+    As the released code (``dataset.py``): stanza's English tokenizer, then lower case. Where
+    stanza's tokenizer model is not in ``stanza_dir`` the Penn Treebank tokeniser
+    (:func:`sst_tokenize`) stands in; which one ran is :attr:`name` (``stanza`` / ``ptb``).
+    Brackets become SST's ``-LRB-`` / ``-RRB-`` (as in the SST-7 text) after lower-casing.
+    """
+
+    def __init__(self, stanza_dir: str | Path | None = None, *, lowercase: bool = True):
+        self.lowercase = lowercase
+        self._stanza = None
+        if stanza_tokenizer_installed(stanza_dir):
+            import stanza
+
+            try:
+                self._stanza = stanza.Pipeline(
+                    "en", dir=str(stanza_dir), processors="tokenize", download_method=None, logging_level="WARN"
+                )
+            except Exception as error:  # stanza raises plain exceptions for broken model files
+                raise ConfigError(
+                    "noncompsst.candidates.stanza_dir",
+                    f"stanza could not load its tokenizer from {stanza_dir}: {error}",
+                ) from None
+        self.name = "stanza" if self._stanza is not None else "ptb"
+
+    def tokens(self, text: str) -> list[str]:
+        if self._stanza is not None:
+            words = [word.text for sentence in self._stanza(text).sentences for word in sentence.words]
+        else:
+            words = _treebank().tokenize(text)
+        if self.lowercase:
+            words = [word.lower() for word in words]
+        return [_SST_BRACKETS.get(word, word) for word in words]
+
+    def __call__(self, text: str) -> str:
+        return " ".join(self.tokens(text))
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@
 # studies.smk (the two annotation studies), models.smk (SST-7, fine-tuning, evaluation),
 # report.smk (ratings table, Table 2, top phrases, Figure 3a, the demo's summary).
 
+from pathlib import Path
+
 from natcomp.runs import workflow_built
 
 NONCOMPSST = config.get("noncompsst", {})
@@ -26,6 +28,24 @@ def noncompsst_sentiment_model():
     if not NONCOMPSST.get("enabled", False):
         return ""
     return stop_on_config_error(sentiment_model_key, NONCOMPSST)
+
+
+def noncompsst_stanza_input(wildcards):
+    """stanza's models where this run fetches them into the folder the stimulus tokeniser
+    reads (the MT family's mt_stanza_models at paper scale): training then waits for them,
+    so which tokeniser runs (stanza or Penn Treebank) does not hang on the order of jobs.
+    """
+    folder = NONCOMPSST.get("candidates", {}).get("stanza_dir")
+    mt = config.get("mt", {})
+    semi_natural = mt.get("semi_natural", {})
+    fetched = mt.get("enabled", False) and semi_natural.get("treebank") == "stanza"
+    if (
+        folder
+        and fetched
+        and Path(semi_natural.get("stanza_model_dir", "")) == Path(folder)
+    ):
+        return [folder]
+    return []
 
 
 def noncompsst_seeds():

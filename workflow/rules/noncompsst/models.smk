@@ -43,6 +43,7 @@ rule noncompsst_train:
         validation="results/noncompsst/sst7/validation.tsv",
         test="results/noncompsst/sst7/test.tsv",
         stimuli=noncompsst_study2_stimuli,
+        stanza=noncompsst_stanza_input,
     output:
         predictions="results/noncompsst/models/{model}/seed{seed}/predictions.tsv",
         metrics="results/noncompsst/models/{model}/seed{seed}/metrics.json",
@@ -63,6 +64,8 @@ rule noncompsst_train:
     params:
         location=noncompsst_model_location,
         training=noncompsst_model_training,
+        # stimuli tokenised by stanza where its models are there (both configs name the same folder)
+        stanza_dir=lookup(dpath="noncompsst/candidates/stanza_dir", within=config),
     script:
         "../../scripts/noncompsst/train.py"
 

@@ -15,4 +15,5 @@ with logged(snakemake.log[0]) as log:
         snakemake.output.metrics,
         training=snakemake.params.training,
         seed=int(snakemake.wildcards.seed),
+        stanza_dir=snakemake.params.stanza_dir,
     )
