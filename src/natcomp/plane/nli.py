@@ -2,19 +2,26 @@
 
 Any sequence-pair classifier trained for NLI gets the pair (c1, c2) of an item (e.g.
 ("fake gun", "weapon")) as premise and hypothesis. Its label names come from its config
-(``id2label``): the label whose name is "entailment" (case-insensitive; "entail..." also
-matches) counts as 1, every other label (neutral, contradiction, not_entailment) as 0.
-The prediction is the argmax label. F1 as in :mod:`natcomp.plane.scoring`.
+(``id2label``) and each gives a PLANE answer (:func:`label_answers`): entailment (any name
+starting "entail") is the positive answer 1; contradiction, or not-entailment of a two-way
+model, the negative answer 0; neutral is no answer (``NOT_A_LABEL``), wrong for both gold
+labels. Section 5 scores with F1 "since, in contrast to PLANE's binary classification, NLI
+also has a third label (2)" and blames AddOne's poor scores on "a strong preference for
+neutral labelling": a neutral answer is a mistake, not a "no". The prediction is the argmax
+label. F1 as in :mod:`natcomp.plane.scoring`.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import re
 
+import numpy as np
 import pandas as pd
 
 from natcomp import hf
 from natcomp.errors import ConfigError
+from natcomp.plane.scoring import NOT_A_LABEL
 from natcomp.plane.tables import figure1_table, table5  # noqa: F401  (re-exported)
 
 PREDICTION_COLUMNS = ["model", "class", "it", "adj", "noun", "hyp", "c1", "c2", "gold", "predicted", "predicted_label"]
@@ -27,19 +34,36 @@ class NliSettings:
     device: str = "auto"
 
 
-def entailment_index(id2label, model_name: str, key: str = "plane.nli.models") -> int:
-    """The index of the entailment label in a model's ``id2label``."""
+#: the answer of each NLI label name (lower case, "-" and " " read as "_") other than entailment
+NON_ENTAILMENT_ANSWERS = {
+    "contradiction": 0,
+    "not_entailment": 0,
+    "non_entailment": 0,
+    "neutral": NOT_A_LABEL,
+}
+
+
+def label_answers(id2label, model_name: str, key: str = "plane.nli.models") -> dict[int, int]:
+    """The PLANE answer of each label index of a model's ``id2label``: 1 (entailment), 0
+    (contradiction, not-entailment) or ``NOT_A_LABEL`` (neutral). Exactly one label must be
+    entailment and every other label one of :data:`NON_ENTAILMENT_ANSWERS`."""
     names = {int(i): str(name) for i, name in dict(id2label or {}).items()}
-    matches = [i for i, name in names.items() if name.strip().lower() == "entailment"]
-    if not matches:
-        matches = [i for i, name in names.items() if name.strip().lower().startswith("entail")]
-    if len(matches) != 1:
+    normalised = {i: re.sub(r"[-\s]+", "_", name.strip().lower()) for i, name in names.items()}
+    entailment = [i for i, name in normalised.items() if name.startswith("entail")]
+    if len(entailment) != 1:
         raise ConfigError(
             key,
             f"cannot tell which label of {model_name} is entailment: its config has id2label {names}; "
             "expected exactly one label named 'entailment'",
         )
-    return matches[0]
+    unknown = {names[i] for i, name in normalised.items() if i not in entailment and name not in NON_ENTAILMENT_ANSWERS}
+    if unknown:
+        raise ConfigError(
+            key,
+            f"cannot tell what label {', '.join(sorted(unknown))} of {model_name} answers: its config has id2label "
+            f"{names}; expected entailment, contradiction, not_entailment or neutral",
+        )
+    return {i: 1 if i in entailment else NON_ENTAILMENT_ANSWERS[name] for i, name in normalised.items()}
 
 
 def evaluate_nli(
@@ -51,7 +75,7 @@ def evaluate_nli(
     hf.check_model_available(model_name, key)
     model = hf.load_sequence_classifier(model_name, key=key)
     tokenizer = hf.load_tokenizer(model_name, key)
-    entail = entailment_index(model.config.id2label, model_name, key)
+    answers = label_answers(model.config.id2label, model_name, key)
     pairs = list(zip(items["c1"], items["c2"]))
     probabilities = hf.classify(
         model,
@@ -63,13 +87,18 @@ def evaluate_nli(
     )
     top = probabilities.argmax(axis=1)
     names = [str(model.config.id2label[int(i)]) for i in top]
+    predicted = np.array([answers[int(i)] for i in top], dtype=int)
     if log:
         log.info(
-            "%s: %d pairs, %.1f%% predicted entailment", model_name, len(pairs), 100 * float((top == entail).mean())
+            "%s: %d pairs, %.1f%% predicted entailment, %.1f%% neutral (scored as wrong)",
+            model_name,
+            len(pairs),
+            100 * float((predicted == 1).mean()),
+            100 * float((predicted == NOT_A_LABEL).mean()),
         )
     frame = items[["class", "it", "adj", "noun", "hyp", "c1", "c2"]].copy()
     frame.insert(0, "model", name or model_name)
     frame["gold"] = items["label"].astype(int).to_numpy()
-    frame["predicted"] = (top == entail).astype(int)
+    frame["predicted"] = predicted
     frame["predicted_label"] = names
     return frame[PREDICTION_COLUMNS].reset_index(drop=True)

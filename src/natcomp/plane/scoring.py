@@ -5,7 +5,8 @@ average. Within one class x IT cell every item has the same gold label (Table 1)
 positive-class F1 would be 0 for every negative cell. natcomp uses the support-weighted F1
 over the two labels (``sklearn.metrics.f1_score(average="weighted", labels=[0, 1])``): in a
 one-label cell it is the F1 of that label; a prediction that is neither label (a masked
-LM's top token that is no verbaliser, coded -1) counts as wrong. Scores are in percent.
+LM's top token that is no verbaliser, an NLI model's neutral; coded -1) counts as wrong: a
+miss for its gold label and a false positive for neither. Scores are in percent.
 """
 
 from __future__ import annotations
