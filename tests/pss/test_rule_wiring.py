@@ -1,6 +1,6 @@
-"""The PSS and TRE rules hand each job its encoder's own learning rate and layer, not the shared
-value: the rules' params functions called as Snakemake calls them, on a config with a BERT-like
-encoder whose rate and layer differ from every shared default."""
+"""The PSS and TRE rules hand each job its encoder's own learning rate, layer and max_length, not
+the shared value: the rules' params functions called as Snakemake calls them, on a config with a
+BERT-like encoder whose rate, layer and length differ from every shared default."""
 
 from __future__ import annotations
 
@@ -20,9 +20,17 @@ BERT_RATE = 5.0e-5  # neither frozen.learning_rate (3e-3) nor fine_tune.learning
 @pytest.fixture(scope="module")
 def rule(tmp_path_factory):
     config = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
-    bert_like = {"model": "bert-base-uncased", "pooling": "mean", "layer": -2, "learning_rate": BERT_RATE}
+    bert_like = {
+        "model": "bert-base-uncased",
+        "pooling": "mean",
+        "layer": -2,
+        "max_length": 25,
+        "learning_rate": BERT_RATE,
+    }
     config["pss"]["encoders"]["bert_base"] = {**bert_like, "modes": ["fb", "ft"]}
-    config["tre"]["encoders"]["bert_base"] = {key: bert_like[key] for key in ("model", "pooling", "layer")}
+    config["tre"]["encoders"]["bert_base"] = {
+        key: bert_like[key] for key in ("model", "pooling", "layer", "max_length")
+    }
     del config["pss"]["encoders"]["minilm"]["learning_rate"]
     folder = tmp_path_factory.mktemp("wiring")
     (folder / "config.yaml").write_text(yaml.safe_dump(config))
@@ -57,3 +65,13 @@ def test_pss_embeds_the_pairs_originals_first_then_rewrites(rule):
     # natcomp.pss.experiment reads the first half of the pair embeddings as the originals'
     columns = params(rule, "pss_embed", encoder="bert_base", pooling="mean")["columns"]
     assert columns == [["sentence"], ["sentence"], ["original", "rewrite"]]
+
+
+def test_pss_and_tre_read_the_encoders_own_max_length(rule):
+    """bert-as-service's 25 tokens for the paper's BERT; the sections' 128 for the others."""
+    assert params(rule, "pss_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
+    assert params(rule, "pss_fine_tune", encoder="bert_base", head="linear")["settings"]["max_length"] == 25
+    assert params(rule, "tre_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
+    assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["embed"]["max_length"] == 128
+    assert params(rule, "pss_fine_tune", encoder="minilm", head="linear")["settings"]["max_length"] == 128
+    assert params(rule, "tre_embed", encoder="minilm", pooling="mean")["embed"].get("max_length", 128) == 128

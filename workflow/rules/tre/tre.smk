@@ -77,7 +77,7 @@ rule tre_embed:
     params:
         encoder=tre_encoder_spec,
         columns=[["sentence"]] * len(TRE_SETS),
-        embed=lookup(dpath="tre/embed", within=config),
+        embed=tre_embed_settings,
         key=tre_model_key,
     script:
         "../../scripts/embed.py"
