@@ -197,7 +197,7 @@ def held_out_scores(
     for ``min_count`` in ``train_trees``, the sentences, not in their phrase list, where
     every word of a sentence of two or more words occurs at least twice (its own phrase and
     its parent): words seen fewer than ``min_count`` times in the training sentences share the
-    unknown-word vector, which so is trained on their phrases and composes every unseen word.
+    unknown-word vector, which is then trained on their phrases and composes every unseen word.
     With ``baseline``, ``tre_random`` does the same with random Gaussian vectors in place of
     every phrase's and sentence's embedding, and ``tre_shuffled`` with the phrase embeddings
     shuffled across phrases and the sentence embeddings across sentences (seeds
