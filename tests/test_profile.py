@@ -282,6 +282,7 @@ def _tables(run: Path, name: str) -> None:
             {"setting": "paper", "encoder": name, "targets": "encoder", "score": "wns", "spearman_rho": -0.3},
             {"setting": "paper", "encoder": name, "targets": "encoder", "score": "ti", "spearman_rho": -0.1},
             {"setting": "paper", "encoder": name, "targets": "random", "score": "wns", "spearman_rho": -0.28},
+            {"setting": "paper", "encoder": name, "targets": "shuffled", "score": "wns", "spearman_rho": -0.21},
             {"setting": "held_out", "encoder": name, "targets": "encoder", "score": "wns", "spearman_rho": -0.05},
             {"setting": "paper", "encoder": "other", "targets": "encoder", "score": "wns", "spearman_rho": 0.9},
         ],
@@ -325,6 +326,7 @@ def test_the_profile_reads_each_family_headline_for_its_own_model(tmp_path):
     assert _value(profile, "tre", "Spearman rho of TRE with WNS", "paper") == -0.3
     assert _value(profile, "tre", "Spearman rho of TRE with TI", "paper") == -0.1
     assert _value(profile, "tre", "Spearman rho of TRE with WNS (random-vector baseline)", "paper") == -0.28
+    assert _value(profile, "tre", "Spearman rho of TRE with WNS (shuffled-embedding baseline)", "paper") == -0.21
     assert _value(profile, "tre", "Spearman rho of TRE with WNS", "held_out") == -0.05
     source = _value(profile, "noncompsst", "r with MAXABS", "all rated phrases", "paper_source")
     assert source == "Table 2 / ROBERTA-BASE, Liu et al. / MAXABS r"
@@ -390,7 +392,7 @@ def test_compare_keeps_a_measure_only_one_model_has(tmp_path):
     a = read_profile(_profile(tmp_path, "a", "/m/a", ["tre"]))
     b = read_profile(_profile(tmp_path, "b", "/m/b", ["pss"]))
     table = compare_profiles([a, b])
-    assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 4, "families in profile order"
+    assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 5, "families in profile order"
     assert math.isnan(table.loc[table["family"] == "tre", "b [demo]"].iloc[0])
 
 

@@ -56,3 +56,27 @@ def run_snakemake(
             f"snakemake {' '.join(args)} failed in {workdir}:\n{result.stdout[-5000:]}\n{result.stderr[-5000:]}"
         )
     return result
+
+
+def parsed_rules(configfile: str | Path, workdir: str | Path):
+    """The workflow's rules as Snakemake parsed them with ``configfile`` (nothing planned or
+    run), for tests that call a rule's params functions the way a job would."""
+    from snakemake.api import SnakemakeApi
+    from snakemake.settings.types import (
+        ConfigSettings,
+        OutputSettings,
+        ResourceSettings,
+        StorageSettings,
+        WorkflowSettings,
+    )
+
+    with SnakemakeApi(OutputSettings(quiet={"all"})) as api:
+        workflow = api.workflow(
+            resource_settings=ResourceSettings(),
+            config_settings=ConfigSettings(configfiles=[Path(configfile)]),
+            storage_settings=StorageSettings(),
+            workflow_settings=WorkflowSettings(),
+            snakefile=REPO / "Snakefile",
+            workdir=Path(workdir),
+        )
+        return workflow._workflow.get_rule

@@ -92,6 +92,9 @@ def test_paper_config_sets_the_paper_rates_and_bert_layer():
         for mode, section in (("fb", "frozen"), ("ft", "fine_tune")):
             assert learning_rate_for(encoders[name], mode, config["pss"][section]["learning_rate"]) == 3e-3
     assert encoders["bert_base"]["layer"] == -2 and config["tre"]["encoders"]["bert_base"]["layer"] == -2
+    # bert-as-service's default max_seq_len, [CLS] and [SEP] included
+    assert encoders["bert_base"]["max_length"] == 25 and config["tre"]["encoders"]["bert_base"]["max_length"] == 25
+    assert "max_length" not in encoders["minilm"] and "max_length" not in encoders["mpnet"]
 
 
 def test_tables_split_directions_and_carry_the_paper_figures():

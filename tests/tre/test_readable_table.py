@@ -1,4 +1,4 @@
-"""What makes Table 2 readable: the random-vector baseline, the partial correlation controlling for
+"""What makes Table 2 readable: the Gaussian and shuffled baselines, the partial correlation controlling for
 length, and the held-out setting (primitives fitted on training phrases, errors on other sentences)."""
 
 from __future__ import annotations
@@ -12,7 +12,14 @@ from scipy import stats
 
 from natcomp.sst import parse_sst_tree
 from natcomp.tre.correlation import paper_table2, partial_spearman, table2_rows
-from natcomp.tre.experiment import SCORE_COLUMNS, fit_scores, held_out_scores, random_targets, training_phrases
+from natcomp.tre.experiment import (
+    SCORE_COLUMNS,
+    fit_scores,
+    held_out_scores,
+    random_targets,
+    shuffled_targets,
+    training_phrases,
+)
 from natcomp.tre.reconstruction import TreSettings
 
 
@@ -75,6 +82,18 @@ def test_fit_scores_adds_the_random_baseline_over_the_same_trees():
     assert not np.allclose(table["tre"], table["tre_random"])
     random_only = fit_scores(trees, random_targets(embeddings.shape, 0), TreSettings(steps=30))
     np.testing.assert_allclose(table["tre_random"], random_only["tre"], rtol=1e-5)
+    shuffled_only = fit_scores(trees, shuffled_targets(embeddings, 0), TreSettings(steps=30))
+    np.testing.assert_allclose(table["tre_shuffled"], shuffled_only["tre"], rtol=1e-5)
+    assert not np.allclose(table["tre"], table["tre_shuffled"])
+
+
+def test_shuffled_targets_are_the_embeddings_in_another_seeded_order():
+    embeddings = np.arange(40, dtype=np.float32).reshape(10, 4)
+    shuffled = shuffled_targets(embeddings, 3)
+    assert sorted(map(tuple, shuffled)) == sorted(map(tuple, embeddings)), "the same rows"
+    assert not np.array_equal(shuffled, embeddings), "not tied to their sentences"
+    np.testing.assert_array_equal(shuffled, shuffled_targets(embeddings, 3))
+    assert not np.array_equal(shuffled, shuffled_targets(embeddings, 4))
 
 
 def test_training_phrases_are_every_labelled_node_once():
@@ -98,9 +117,59 @@ def test_held_out_scores_fit_on_phrases_and_score_other_sentences():
     table = held_out_scores(train, phrase_targets, evaluated, eval_targets, TreSettings(steps=300), min_count=1)
     assert table["index"].tolist() == [5, 6]
     assert table["tre"].max() < 0.05  # additive targets of unseen sentences are composed
-    assert table["tre_random"].min() > 0.2
+    assert table["tre_random"].min() > 0.2 and table["tre_shuffled"].min() > 0.2
     with pytest.raises(ValueError, match="phrase"):
         held_out_scores(train, phrase_targets[:-1], evaluated, eval_targets, TreSettings(steps=1))
+
+
+def test_held_out_unknown_words_are_counted_in_sentences_and_trained():
+    """A word seen in one training sentence falls under min_count 2 and trains the unknown-word
+    vector, which then composes unseen words. Counted in the phrase list, that word occurs twice
+    (its own phrase and its parent), every word is known, and the unknown vector stays random."""
+    train = [
+        parse_sst_tree(text)
+        for text in (
+            "(2 (2 rare) (2 a))",
+            "(2 (2 a) (2 b))",
+            "(2 (2 b) (2 (2 c) (2 a)))",
+            "(2 (2 c) (2 d))",
+            "(2 (2 d) (2 b))",
+        )
+    ]
+    phrases = training_phrases(train)
+    rng = np.random.default_rng(0)
+    vectors = {word: rng.normal(size=8) for word in ("rare", "a", "b", "c", "d")}
+
+    def additive(tree):  # an unseen word means what the rare one means
+        return sum(vectors["rare" if word == "unseen" else word] for word in tree.leaves())
+
+    evaluated = [
+        ("dev", 1, parse_sst_tree("(2 (2 unseen) (2 a))")),
+        ("dev", 2, parse_sst_tree("(2 (2 c) (2 (2 b) (2 unseen)))")),
+    ]
+    # the call of workflow/scripts/tre/held_out_fit.py, with the paper config's fit and min_count
+    table = held_out_scores(
+        train,
+        np.stack([additive(p) for p in phrases]),
+        evaluated,
+        np.stack([additive(t) for _, _, t in evaluated]),
+        TreSettings(),
+        min_count=2,
+    )
+    assert table["tre"].max() < 0.05  # counted in the phrases: 0.45 and 0.67, an untrained <unk>
+
+
+def test_the_shuffled_baseline_keeps_the_common_direction_the_gaussian_one_lacks():
+    # embeddings that share one large direction, unrelated to the trees otherwise
+    trees = sentence_trees()
+    train, evaluated = [tree for _, _, tree in trees[:4]], trees
+    phrases = training_phrases(train)
+    rng = np.random.default_rng(7)
+    common = 3 * rng.normal(size=6)
+    phrase_targets = common + rng.normal(size=(len(phrases), 6))
+    eval_targets = common + rng.normal(size=(len(evaluated), 6))
+    table = held_out_scores(train, phrase_targets, evaluated, eval_targets, TreSettings(), min_count=1)
+    assert table["tre_shuffled"].mean() < 0.5 < table["tre_random"].mean()
 
 
 def test_table2_rows_have_baseline_rows_partial_rho_and_the_paper_figure():
@@ -114,6 +183,7 @@ def test_table2_rows_have_baseline_rows_partial_rho_and_the_paper_figure():
             "ti": rng.random(n).astype(str),
             "tre": (words / 100 + rng.random(n) / 50).astype(str),
             "tre_random": rng.random(n).astype(str),
+            "tre_shuffled": rng.random(n).astype(str),
         }
     )
     rows = table2_rows("paper", "bert_base", frame, "BERT")
@@ -122,12 +192,15 @@ def test_table2_rows_have_baseline_rows_partial_rho_and_the_paper_figure():
         ("encoder", "ti"),
         ("random", "wns"),
         ("random", "ti"),
+        ("shuffled", "wns"),
+        ("shuffled", "ti"),
     ]
     assert rows[0]["paper_rho"] == paper_table2()["BERT"] == -0.1997
     assert all(r["paper_rho"] is None for r in rows[1:])
     expected, _ = partial_spearman(frame["tre"].astype(float), frame["wns"].astype(float), words)
     assert rows[0]["partial_rho"] == pytest.approx(expected)
     assert rows[2]["mean_tre"] == pytest.approx(frame["tre_random"].astype(float).mean())
+    assert rows[4]["mean_tre"] == pytest.approx(frame["tre_shuffled"].astype(float).mean())
 
 
 SST = Path(__file__).resolve().parents[2].parent / "shared" / "data" / "sst"

@@ -231,18 +231,23 @@ def _pss(builder: _Builder, results: Path) -> None:
         )
 
 
+#: Table 2's baseline rows (its ``targets``) as the profile names them.
+TRE_BASELINE_SUFFIXES = {"random": " (random-vector baseline)", "shuffled": " (shuffled-embedding baseline)"}
+
+
 def _tre(builder: _Builder, results: Path) -> None:
     """Per setting (the paper's, and held-out where it ran): rho of TRE with WNS for the
-    model's representations and, as the baseline, for random vectors of the same dimension
-    over the same trees; with WNS's partial rho controlling for sentence length where the
-    table has it. The paper's rho stands beside the model's own WNS rho in the paper's setting."""
+    model's representations and, as the baselines, for random vectors of the same dimension
+    and for the model's own representations shuffled across sentences, over the same trees;
+    with WNS's partial rho controlling for sentence length where the table has it. The paper's
+    rho stands beside the model's own WNS rho in the paper's setting."""
     table = _table(results, "tre", "table2.tsv", ["encoder", "score", "spearman_rho"])
     rows = _rows_of(table, "encoder", builder.name, "table2.tsv")
     paper_row = paper_model("tre", builder.model)
     for _, row in rows.iterrows():
         setting = str(row.get("setting", "")) or "SST trees"
-        baseline = row.get("targets", "encoder") == "random"
-        suffix = " (random-vector baseline)" if baseline else ""
+        suffix = TRE_BASELINE_SUFFIXES.get(row.get("targets", "encoder"), "")
+        baseline = bool(suffix)
         score = {"wns": "WNS", "ti": "TI"}.get(row["score"], row["score"])
         paper = (None, "")
         if row["score"] == "wns" and not baseline and setting in ("paper", "SST trees"):

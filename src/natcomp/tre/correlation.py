@@ -15,6 +15,7 @@ from scipy import stats
 from natcomp.figures import save_png
 
 __all__ = [
+    "BASELINE_TARGETS",
     "CORRELATION_COLUMNS",
     "paper_table2",
     "TABLE2_COLUMNS",
@@ -122,21 +123,26 @@ def correlate(
     return rows
 
 
-#: Table 2's columns: one row per setting, encoder, targets (the encoder's or random) and score.
+#: Table 2's baseline rows: their ``targets`` and the ``scores`` column they read. ``random``:
+#: Gaussian vectors of the encoder's dimension (isotropic); ``shuffled``: the encoder's own
+#: embeddings shuffled across sentences (its distribution and common direction, no tree).
+BASELINE_TARGETS = {"random": "tre_random", "shuffled": "tre_shuffled"}
+#: Table 2's columns: one row per setting, encoder, targets (the encoder's or a baseline) and score.
 TABLE2_COLUMNS = ("setting", "encoder", "targets", "paper_encoder", "paper_rho") + CORRELATION_COLUMNS[1:]
 
 
 def table2_rows(
     setting: str, encoder: str, scores: pd.DataFrame, stands_in_for: str | None = None
 ) -> list[dict[str, object]]:
-    """Table 2 rows of one encoder's ``scores`` table (columns ``tre``, ``tre_random``, ``wns``,
-    ``ti``, ``words``): the encoder's TRE and the random-vector baseline's, each correlated with
-    WNS and TI, with the partial correlation controlling for length in words. The paper's rho
-    (WNS, encoder row) stands beside the encoder it stands in for."""
+    """Table 2 rows of one encoder's ``scores`` table (columns ``tre``, ``tre_random``,
+    ``tre_shuffled``, ``wns``, ``ti``, ``words``): the encoder's TRE and the two baselines'
+    (:data:`BASELINE_TARGETS`), each correlated with WNS and TI, with the partial correlation
+    controlling for length in words. The paper's rho (WNS, encoder row) stands beside the
+    encoder it stands in for."""
     scores_by_name = {name: scores[name].astype(float) for name in ("wns", "ti")}
     length = scores["words"].astype(float)
     rows = []
-    for targets, column in (("encoder", "tre"), ("random", "tre_random")):
+    for targets, column in (("encoder", "tre"), *BASELINE_TARGETS.items()):
         for row in correlate(encoder, scores[column].astype(float), scores_by_name, control=length):
             paper = targets == "encoder" and row["score"] == "wns" and stands_in_for
             rows.append(

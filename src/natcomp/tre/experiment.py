@@ -5,8 +5,9 @@ Tables (unquoted TSV):
 ``sentences``: ``split``, ``index`` (1-based line in the split's file), ``sentence`` (the text an
 encoder reads), ``words`` (the tree's leaves: sentence length), ``ti``, ``wns``.
 ``scores`` (per encoder): the ``sentences`` columns, ``tre`` (the encoder's embeddings as targets)
-and ``tre_random`` (the random-vector baseline: Gaussian targets of the same shape, fitted over the
-same trees with the same settings).
+and two baselines fitted over the same trees with the same settings: ``tre_random`` (Gaussian
+targets of the same shape: isotropic) and ``tre_shuffled`` (the encoder's own embeddings shuffled
+across sentences: their distribution, common direction included, without their trees).
 """
 
 from __future__ import annotations
@@ -33,11 +34,14 @@ __all__ = [
     "load_trees",
     "random_targets",
     "score_trees",
+    "shuffled_targets",
     "training_phrases",
 ]
 
 SENTENCE_COLUMNS = ("split", "index", "sentence", "words", "ti", "wns")
-SCORE_COLUMNS = SENTENCE_COLUMNS + ("tre", "tre_random")
+SCORE_COLUMNS = SENTENCE_COLUMNS + ("tre", "tre_random", "tre_shuffled")
+#: What each TRE column of ``scores`` fits, in log messages.
+TARGETS_OF = {"tre": "encoder", "tre_random": "Gaussian baseline", "tre_shuffled": "shuffled baseline"}
 #: The held-out setting's training targets: one row per distinct phrase.
 PHRASE_COLUMNS = ("sentence",)
 
@@ -107,6 +111,24 @@ def random_targets(shape: tuple[int, int], seed: int) -> np.ndarray:
     return np.random.default_rng(seed).standard_normal(shape, dtype=np.float32)
 
 
+def shuffled_targets(embeddings: np.ndarray, seed: int) -> np.ndarray:
+    """The matched baseline's targets: the rows of ``embeddings`` in a seeded random order.
+
+    Encoder embeddings share a large common direction, which alone brings any composition
+    closer to them than to isotropic Gaussian vectors; shuffled across sentences they keep
+    that distribution (and every other one of their statistics) but lose the tie to their tree.
+    """
+    return np.asarray(embeddings)[np.random.default_rng(seed).permutation(len(embeddings))]
+
+
+def _baselines(embeddings: np.ndarray, seed: int) -> dict[str, np.ndarray]:
+    """The baseline columns' targets for ``embeddings``, seeded with ``seed``."""
+    return {
+        "tre_random": random_targets(np.shape(embeddings), seed),
+        "tre_shuffled": shuffled_targets(embeddings, seed),
+    }
+
+
 def fit_scores(
     trees: Sequence[tuple[str, int, Tree]],
     embeddings: np.ndarray,
@@ -118,24 +140,21 @@ def fit_scores(
     """The ``scores`` table: TRE of each sentence's embedding (row i for tree i) next to TI and WNS.
 
     With ``baseline``, the column ``tre_random`` is the TRE of random Gaussian vectors of the
-    embeddings' shape (seed ``settings.seed``) over the same trees (the workflow always adds it).
+    embeddings' shape and ``tre_shuffled`` that of the embeddings shuffled across sentences
+    (both seeded with ``settings.seed``), over the same trees (the workflow always adds them).
     """
     if len(embeddings) != len(trees):
         raise ValueError(f"{len(embeddings)} embeddings for {len(trees)} trees; expected one per tree, same order")
     just_trees = [tree for _, _, tree in trees]
     table = score_trees(trees)
-    for column, targets in (
-        ("tre", embeddings),
-        ("tre_random", random_targets(np.shape(embeddings), settings.seed) if baseline else None),
-    ):
-        if targets is None:
-            continue
-        result = tree_reconstruction_error(targets, just_trees, settings, log=log)
+    targets = {"tre": embeddings, **(_baselines(embeddings, settings.seed) if baseline else {})}
+    for column, column_targets in targets.items():
+        result = tree_reconstruction_error(column_targets, just_trees, settings, log=log)
         table[column] = result.errors
         if log is not None:
             log.info(
                 "TRE (%s): %d sentences, %d word types, final mean cosine distance %.4f",
-                "encoder" if column == "tre" else "random baseline",
+                TARGETS_OF[column],
                 len(trees),
                 len(result.vocabulary),
                 float(result.errors.mean()),
@@ -174,9 +193,15 @@ def held_out_scores(
     The primitives are fitted on every distinct phrase of ``train_trees``
     (:func:`training_phrases`, row i of ``phrase_embeddings`` for phrase i) and the TRE of
     each evaluated sentence is the distance of its composition to its embedding
-    (:func:`natcomp.tre.reconstruction.held_out_reconstruction_error`). With ``baseline``,
-    ``tre_random`` does the same with random Gaussian vectors in place of every phrase's and
-    sentence's embedding (seeds ``settings.seed`` and ``settings.seed + 1``).
+    (:func:`natcomp.tre.reconstruction.held_out_reconstruction_error`). Words are counted
+    for ``min_count`` in ``train_trees``, the sentences, not in their phrase list, where
+    every word of a sentence of two or more words occurs at least twice (its own phrase and
+    its parent): words seen fewer than ``min_count`` times in the training sentences share the
+    unknown-word vector, which is then trained on their phrases and composes every unseen word.
+    With ``baseline``, ``tre_random`` does the same with random Gaussian vectors in place of
+    every phrase's and sentence's embedding, and ``tre_shuffled`` with the phrase embeddings
+    shuffled across phrases and the sentence embeddings across sentences (seeds
+    ``settings.seed`` for the phrases and ``settings.seed + 1`` for the sentences).
     """
     phrases = training_phrases(train_trees)
     if len(phrase_embeddings) != len(phrases):
@@ -187,20 +212,26 @@ def held_out_scores(
     table = score_trees(eval_trees)
     targets = {"tre": (phrase_embeddings, eval_embeddings)}
     if baseline:
-        targets["tre_random"] = (
-            random_targets(np.shape(phrase_embeddings), settings.seed),
-            random_targets(np.shape(eval_embeddings), settings.seed + 1),
-        )
+        train_baselines = _baselines(phrase_embeddings, settings.seed)
+        eval_baselines = _baselines(eval_embeddings, settings.seed + 1)
+        targets.update((column, (train_baselines[column], eval_baselines[column])) for column in train_baselines)
     for column, (train_targets, eval_targets) in targets.items():
         result = held_out_reconstruction_error(
-            train_targets, phrases, eval_targets, evaluated, settings, min_count=min_count, log=log
+            train_targets,
+            phrases,
+            eval_targets,
+            evaluated,
+            settings,
+            min_count=min_count,
+            counted_trees=train_trees,
+            log=log,
         )
         table[column] = result.errors
         if log is not None:
             log.info(
                 "held-out TRE (%s): %d training phrases (mean TRE %.4f), %d word types; %d evaluated sentences "
                 "(mean TRE %.4f, %.1f%% of their words unknown)",
-                "encoder" if column == "tre" else "random baseline",
+                TARGETS_OF[column],
                 len(phrases),
                 result.training_error,
                 len(result.vocabulary),

@@ -472,6 +472,7 @@ def held_out_reconstruction_error(
     settings: TreSettings = TreSettings(),
     *,
     min_count: int = 2,
+    counted_trees: Sequence[Tree] | None = None,
     log: logging.Logger | None = None,
 ) -> HeldOutResult:
     """TRE with the primitives fitted on one set of trees and the errors taken on another.
@@ -480,8 +481,12 @@ def held_out_reconstruction_error(
     against ``train_targets`` exactly as in :func:`tree_reconstruction_error`; then every
     tree of ``eval_trees`` is composed with them, nothing refitted, and its TRE is the
     cosine distance to its row of ``eval_targets``. Word types seen fewer than
-    ``min_count`` times in the training trees share one vector, :data:`UNKNOWN`, which also
-    stands for every evaluated word unseen in training.
+    ``min_count`` times in ``counted_trees`` (default: the training trees) share one vector,
+    :data:`UNKNOWN`, which also stands for every evaluated word unseen in training. When the
+    training trees are the distinct phrases of a corpus, pass its sentences as
+    ``counted_trees``: in the phrase list every word of a sentence of two or more words occurs
+    at least twice (as its own phrase and in its parent), so no word would fall under
+    ``min_count`` 2 and :data:`UNKNOWN` would keep its random initial vector.
     """
     train_targets = _check_targets(train_targets, train_trees, "train_targets")
     eval_targets = _check_targets(eval_targets, eval_trees, "eval_targets")
@@ -492,7 +497,7 @@ def held_out_reconstruction_error(
         return leaf.lower() if settings.lowercase else leaf
 
     counts: dict[str, int] = {}
-    for tree in train_trees:
+    for tree in train_trees if counted_trees is None else counted_trees:
         for leaf in tree.leaves():
             counts[word(leaf)] = counts.get(word(leaf), 0) + 1
     vocabulary = [w for w, count in counts.items() if count >= min_count and w != UNKNOWN] + [UNKNOWN]

@@ -81,6 +81,11 @@ def pss_encoder_spec(wildcards):
     }
 
 
+def pss_embed_settings(wildcards):
+    """The embed section, with the encoder's own max_length where it has one."""
+    return with_encoder_max_length(PSS["embed"], pss_encoder(wildcards))
+
+
 def pss_frozen_embeddings(wildcards):
     pooling = pss_pooling(wildcards)
     return {
@@ -99,8 +104,9 @@ def pss_frozen_settings(wildcards):
 
 
 def pss_fine_tune_settings(wildcards):
-    """hf.FineTuneSettings fields; the encoder's own learning rate overrides the shared one."""
-    settings = dict(PSS["fine_tune"])
+    """hf.FineTuneSettings fields; the encoder's own learning rate and max_length override the
+    shared ones (FT reads sentences as FB does)."""
+    settings = with_encoder_max_length(PSS["fine_tune"], pss_encoder(wildcards))
     settings["learning_rate"] = learning_rate_for(
         pss_encoder(wildcards), "ft", PSS["fine_tune"]["learning_rate"]
     )

@@ -81,7 +81,7 @@ rule pss_embed:
     params:
         encoder=pss_encoder_spec,
         columns=[PSS_SET_COLUMNS[name] for name in PSS_SETS],
-        embed=lookup(dpath="pss/embed", within=config),
+        embed=pss_embed_settings,
         key=pss_model_key,
     script:
         "../../scripts/embed.py"

@@ -51,6 +51,11 @@ def tre_encoder_spec(wildcards):
     }
 
 
+def tre_embed_settings(wildcards):
+    """The embed section, with the encoder's own max_length where it has one."""
+    return with_encoder_max_length(TRE["embed"], tre_encoder(wildcards))
+
+
 def tre_embedding(wildcards, name):
     pooling = tre_encoder(wildcards)["pooling"]
     return f"results/tre/embeddings/{wildcards.encoder}/{pooling}/{name}.npy"

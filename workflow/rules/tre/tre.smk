@@ -77,7 +77,7 @@ rule tre_embed:
     params:
         encoder=tre_encoder_spec,
         columns=[["sentence"]] * len(TRE_SETS),
-        embed=lookup(dpath="tre/embed", within=config),
+        embed=tre_embed_settings,
         key=tre_model_key,
     script:
         "../../scripts/embed.py"
@@ -136,7 +136,7 @@ rule tre_correlations:
     output:
         table=in_summary(
             "results/tables/tre/table2.tsv",
-            "Tree Reconstruction Error against TI and WNS, with the random-vector baseline (paper Table 2)",
+            "Tree Reconstruction Error against TI and WNS, with Gaussian and shuffled baselines (paper Table 2)",
         ),
         # The report shows the HTML rendering (a .tsv would only be a download).
         html=report(

@@ -1,5 +1,5 @@
 """Table 2: per setting and encoder, Spearman's rho of TRE with WNS and TI and the partial rho
-controlling for length, for the encoder and for the random-vector baseline."""
+controlling for length, for the encoder and for the two baselines (Gaussian and shuffled vectors)."""
 
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
@@ -18,7 +18,7 @@ with logged(snakemake.log[0]) as log:
         snakemake.output.table,
         snakemake.output.html,
         "TRE Table 2: Spearman's rho of TRE with WNS and TI, partial rho controlling for length, "
-        "encoder against random vectors",
+        "encoder against Gaussian and shuffled vectors",
         snakemake.params.run_settings,
     )
     for row in rows:

@@ -1,4 +1,5 @@
-"""TRE of one encoder's sentence embeddings over their SST trees, and of random vectors (the baseline)."""
+"""TRE of one encoder's sentence embeddings over their SST trees, and of the two baselines
+(Gaussian vectors; the embeddings shuffled across sentences)."""
 
 from natcomp.hf import set_threads
 from natcomp.rulelog import logged

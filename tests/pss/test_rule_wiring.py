@@ -1,0 +1,77 @@
+"""The PSS and TRE rules hand each job its encoder's own learning rate, layer and max_length, not
+the shared value: the rules' params functions called as Snakemake calls them, on a config with a
+BERT-like encoder whose rate, layer and length differ from every shared default."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+import yaml
+
+from workflow_copy import parsed_rules
+
+REPO = Path(__file__).resolve().parents[2]
+pytestmark = pytest.mark.workflow
+BERT_RATE = 5.0e-5  # neither frozen.learning_rate (3e-3) nor fine_tune.learning_rate (2e-5)
+
+
+@pytest.fixture(scope="module")
+def rule(tmp_path_factory):
+    config = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    bert_like = {
+        "model": "bert-base-uncased",
+        "pooling": "mean",
+        "layer": -2,
+        "max_length": 25,
+        "learning_rate": BERT_RATE,
+    }
+    config["pss"]["encoders"]["bert_base"] = {**bert_like, "modes": ["fb", "ft"]}
+    config["tre"]["encoders"]["bert_base"] = {
+        key: bert_like[key] for key in ("model", "pooling", "layer", "max_length")
+    }
+    del config["pss"]["encoders"]["minilm"]["learning_rate"]
+    folder = tmp_path_factory.mktemp("wiring")
+    (folder / "config.yaml").write_text(yaml.safe_dump(config))
+    return parsed_rules(folder / "config.yaml", folder)
+
+
+def params(rule, name: str, **wildcards):
+    """One rule's params, each function called with the job's wildcards."""
+    values = rule(name).params
+    job = SimpleNamespace(**wildcards)
+    return {key: value(job) if callable(value) else value for key, value in values.items()}
+
+
+def test_pss_heads_train_at_the_encoders_own_learning_rate(rule):
+    assert params(rule, "pss_frozen", encoder="bert_base", head="linear")["settings"]["learning_rate"] == BERT_RATE
+    assert params(rule, "pss_fine_tune", encoder="bert_base", head="linear")["settings"]["learning_rate"] == BERT_RATE
+    # an encoder without a rate of its own trains at the mode's shared rate
+    assert params(rule, "pss_frozen", encoder="minilm", head="linear")["settings"]["learning_rate"] == 3e-3
+    assert params(rule, "pss_fine_tune", encoder="minilm", head="linear")["settings"]["learning_rate"] == 2e-5
+
+
+def test_pss_and_tre_pool_the_encoders_own_layer(rule):
+    assert params(rule, "pss_embed", encoder="bert_base", pooling="mean")["encoder"]["layer"] == -2
+    assert params(rule, "pss_fine_tune", encoder="bert_base", head="dnn")["layer"] == -2
+    assert params(rule, "tre_embed", encoder="bert_base", pooling="mean")["encoder"]["layer"] == -2
+    # an encoder without a layer pools the last one
+    assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["encoder"]["layer"] == -1
+    assert params(rule, "tre_embed", encoder="minilm", pooling="mean")["encoder"]["layer"] == -1
+
+
+def test_pss_embeds_the_pairs_originals_first_then_rewrites(rule):
+    # natcomp.pss.experiment reads the first half of the pair embeddings as the originals'
+    columns = params(rule, "pss_embed", encoder="bert_base", pooling="mean")["columns"]
+    assert columns == [["sentence"], ["sentence"], ["original", "rewrite"]]
+
+
+def test_pss_and_tre_read_the_encoders_own_max_length(rule):
+    """bert-as-service's 25 tokens for the paper's BERT; the sections' 128 for the others."""
+    assert params(rule, "pss_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
+    assert params(rule, "pss_fine_tune", encoder="bert_base", head="linear")["settings"]["max_length"] == 25
+    assert params(rule, "tre_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
+    assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["embed"]["max_length"] == 128
+    assert params(rule, "pss_fine_tune", encoder="minilm", head="linear")["settings"]["max_length"] == 128
+    assert params(rule, "tre_embed", encoder="minilm", pooling="mean")["embed"].get("max_length", 128) == 128
