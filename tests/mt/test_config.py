@@ -130,3 +130,13 @@ def test_validation_bleu_options_pass_fairseqs_parser_and_follow_the_decode_sett
     by_loss = checked(select_by="loss")
     assert not {"eval-bleu", "best-checkpoint-metric"} & set(size_fairseq_options(by_loss, "small"))
     check_mt_config(PAPER)
+
+
+def test_the_config_check_parses_the_generated_options_too(monkeypatch):
+    """The dry run's fairseq check covers what select_by adds, not only mt.train.fairseq."""
+    import natcomp.mt.config as mt_config
+
+    generated = mt_config.selection_options
+    monkeypatch.setattr(mt_config, "selection_options", lambda mt: {**generated(mt), "eval-bleu-detokk": "moses"})
+    with pytest.raises(ConfigError, match=r"fairseq-train has no option --eval-bleu-detokk"):
+        checked()
