@@ -345,26 +345,33 @@ def test_the_best_checkpoint_is_the_epoch_of_the_best_validation_bleu(databin, t
 
 
 def test_checkpoints_load_with_torch_safe_loading(databin, tmp_path):
-    """fairseq's torch.load runs with weights_only (torch's default); no global opt-out."""
+    """fairseq's torch.load runs with weights_only (torch's default); no global opt-out.
+    Trained as the workflow trains, with validation BLEU, whose meters fairseq stores as
+    numpy arrays in the checkpoint: the translator (fairseq's loader) must load it."""
     import os
 
     import torch
 
+    from natcomp.mt.config import selection_options
+
     assert "TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD" not in os.environ
+    mt = {"train": {"select_by": "bleu"}, "translate": {"beam": 5}}
     nmt.train(
         databin / "bin",
         tmp_path / "w",
         tmp_path / "best.pt",
         tmp_path / "e.tsv",
         [1],
-        {**OPTIONS, "max-epoch": 1},
+        {**OPTIONS, **selection_options(mt), "max-epoch": 1},
         seed=2,
         source_lang="en",
         target_lang="nl",
     )
     nmt.allow_fairseq_checkpoint_classes()
     state = torch.load(tmp_path / "best.pt", weights_only=True)
-    assert "model" in state
+    assert "model" in state and state["extra_state"]["best"] == state["extra_state"]["val_loss"]
+    translator = nmt.Translator(tmp_path / "best.pt", databin / "bin", databin / "codes", "en", "nl", max_tokens=200)
+    assert len(translator.translate(["The poet sees the king."])) == 1
 
 
 def test_killed_training_resumes_from_last_checkpoint(databin, tmp_path, caplog):

@@ -5,7 +5,7 @@ fairseq is imported lazily, so the rest of natcomp works where it is not install
 
 Checkpoint safety: since torch 2.6 ``torch.load`` refuses pickled objects that are not
 allow-listed, and fairseq 0.12 checkpoints contain a handful of them (its meters,
-``argparse.Namespace``). Instead of switching safe loading off for everything
+``argparse.Namespace``, and with ``--eval-bleu`` the numpy arrays of its BLEU meters). Instead of switching safe loading off for everything
 (``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1``, which lets any checkpoint file run code), every
 fairseq entry point in natcomp first calls :func:`allow_fairseq_checkpoint_classes`,
 which adds exactly those classes to torch's allow-list with
@@ -40,13 +40,26 @@ FINISHED_STAMP = "natcomp_train_finished"
 
 
 def allow_fairseq_checkpoint_classes() -> None:
-    """Allow-list the non-tensor classes stored in fairseq 0.12 checkpoints."""
+    """Allow-list the non-tensor classes stored in fairseq 0.12 checkpoints.
+
+    numpy's array reconstruction is among them: with ``--eval-bleu`` (``mt.train.select_by:
+    bleu``) fairseq keeps its BLEU n-gram counts as numpy arrays in the checkpoint's meters.
+    An array's elements are unpickled by the same restricted unpickler, so this lets in
+    numbers, not code."""
+    import numpy
     import torch
     from fairseq.logging import meters
+    from numpy._core.multiarray import _reconstruct
 
     torch.serialization.add_safe_globals(
         [
             argparse.Namespace,
+            numpy.ndarray,
+            numpy.dtype,
+            _reconstruct,
+            # the dtypes of Python's ints and floats, which fairseq's BLEU sums are
+            numpy.dtypes.Int64DType,
+            numpy.dtypes.Float64DType,
             meters.AverageMeter,
             meters.SumMeter,
             meters.ConcatTensorMeter,
