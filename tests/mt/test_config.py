@@ -54,6 +54,8 @@ def test_without_per_size_epochs_the_fairseq_option_applies_to_every_size():
         ("cpu", "is set by the workflow when the job has no GPU"),
         ("distributed-world-size", "is the number of GPUs the job was given"),
         ("num-workers", "is set from mt.train.loading_workers"),
+        ("best-checkpoint-metric", "is set from mt.train.select_by"),
+        ("eval-bleu", "is set from mt.train.select_by"),
     ],
 )
 def test_batch_and_hardware_options_in_fairseq_are_refused_with_the_key_to_use(name, hint):
@@ -76,7 +78,65 @@ def test_a_micro_batch_above_the_tokens_per_update_is_refused():
 
 def test_the_paper_batch_is_the_papers_tokens_per_update():
     paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())["mt"]
-    assert paper["train"]["tokens_per_update"] == 3584 * 8
+    # 3584 tokens x update-freq 8 (appendix E.2) on each of 32 GPUs (E.3): --max-tokens is per GPU
+    assert paper["train"]["tokens_per_update"] == 3584 * 8 * 32
     assert DEMO["train"]["tokens_per_update"] == 2048, "the demo's former max-tokens 2048 x update-freq 1"
     for config in (paper, DEMO):
         assert not {"max-tokens", "update-freq", "fp16"} & set(config["train"]["fairseq"])
+
+
+PAPER = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())["mt"]
+
+
+@pytest.mark.parametrize("config", [PAPER, DEMO], ids=["paper", "demo"])
+def test_the_best_checkpoint_and_early_stopping_follow_validation_bleu(config):
+    """Footnote 9 and appendix E.2: convergence and the best checkpoint by validation BLEU,
+    in the paper config and the demo alike; fairseq's validation decodes as the tests do."""
+    import json
+
+    translate = config["translate"]
+    for size in config["sizes"]:
+        options = size_fairseq_options(config, size)
+        assert options["best-checkpoint-metric"] == "bleu" and options["maximize-best-checkpoint-metric"] is True
+        assert options["eval-bleu"] is True and options["eval-bleu-detok"] == "moses"
+        assert json.loads(options["eval-bleu-args"]) == {
+            "beam": translate["beam"],
+            "max_len_a": translate.get("max_len_a", 1.2),
+            "max_len_b": translate.get("max_len_b", 10),
+        }
+        assert json.loads(options["eval-bleu-detok-args"]) == {"source_lang": "en", "target_lang": "nl"}
+        assert options["eval-bleu-remove-bpe"] == "@@ ", "subword-nmt's separator, as natcomp's remove_bpe"
+        assert list(options) == sorted(options), "a fixed order"
+
+
+def test_validation_bleu_options_pass_fairseqs_parser_and_follow_the_decode_settings():
+    """The generated options go through fairseq-train's parser (as the dry run and the job
+    check them) and mean what they say there; a changed beam changes them (and so the
+    resume fingerprint); select_by: loss leaves fairseq's default."""
+    from fairseq import options as fairseq_options
+
+    from natcomp.mt.nmt import fairseq_argv
+
+    mt = checked()
+    parser = fairseq_options.get_training_parser()
+    args = fairseq_options.parse_args_and_arch(parser, ["DATA", *fairseq_argv(size_fairseq_options(mt, "small"))])
+    assert args.eval_bleu and args.best_checkpoint_metric == "bleu" and args.maximize_best_checkpoint_metric
+    assert args.eval_bleu_remove_bpe == "@@ " and args.eval_bleu_detok == "moses" and not args.eval_tokenized_bleu
+    assert '"beam": 5' in args.eval_bleu_args
+
+    narrower = copy.deepcopy(mt)
+    narrower["translate"]["beam"] = 4
+    assert size_fairseq_options(narrower, "small") != size_fairseq_options(mt, "small")
+    by_loss = checked(select_by="loss")
+    assert not {"eval-bleu", "best-checkpoint-metric"} & set(size_fairseq_options(by_loss, "small"))
+    check_mt_config(PAPER)
+
+
+def test_the_config_check_parses_the_generated_options_too(monkeypatch):
+    """The dry run's fairseq check covers what select_by adds, not only mt.train.fairseq."""
+    import natcomp.mt.config as mt_config
+
+    generated = mt_config.selection_options
+    monkeypatch.setattr(mt_config, "selection_options", lambda mt: {**generated(mt), "eval-bleu-detokk": "moses"})
+    with pytest.raises(ConfigError, match=r"fairseq-train has no option --eval-bleu-detokk"):
+        checked()

@@ -79,7 +79,7 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
                 f"{max_epoch} is below the last kept epoch checkpoint of size {size} "
                 f"(mt.train.epoch_checkpoints.{size} ends at {max(epochs[size])}); that checkpoint could never exist",
             )
-    _check_fairseq_options_cached(options, cache_dir)
+    _check_fairseq_options_cached({**options, **selection_options(mt)}, cache_dir)
 
 
 def _check_precision_and_batch(mt: Mapping) -> None:
@@ -99,11 +99,45 @@ def _check_precision_and_batch(mt: Mapping) -> None:
         )
 
 
+def selection_options(mt: Mapping) -> dict:
+    """The fairseq-train options that choose ``checkpoint_best.pt`` and stop early, from
+    ``train.select_by``.
+
+    ``bleu`` (footnote 9: "Convergence is based on BLEU scores for validation data";
+    appendix E.2: patience 10, "take the best checkpoint"): fairseq's own validation BLEU
+    after every epoch, decoded as the tests decode (``translate.beam``, ``max_len_a``,
+    ``max_len_b``), BPE removed, Moses-detokenised in the target language and scored by
+    sacrebleu (13a), as the FLORES BLEU of the trained models; fairseq's patience follows
+    the same metric. ``loss``: fairseq's default, the validation loss (no options)."""
+    if mt["train"].get("select_by", "bleu") == "loss":
+        return {}
+    from natcomp.mt.preprocess import BPE_SEPARATOR
+
+    translate = mt.get("translate", {})
+    decode = {
+        "beam": translate.get("beam", 5),
+        "max_len_a": translate.get("max_len_a", 1.2),
+        "max_len_b": translate.get("max_len_b", 10),
+    }
+    languages = {"source_lang": mt.get("source_lang", "en"), "target_lang": mt.get("target_lang", "nl")}
+    return {
+        "eval-bleu": True,
+        "eval-bleu-args": json.dumps(decode),
+        "eval-bleu-detok": "moses",
+        "eval-bleu-detok-args": json.dumps(languages),
+        "eval-bleu-remove-bpe": BPE_SEPARATOR + " ",
+        "best-checkpoint-metric": "bleu",
+        "maximize-best-checkpoint-metric": True,
+    }
+
+
 def size_fairseq_options(mt: Mapping, size: str) -> dict:
     """The fairseq-train options of one corpus size's models, in a fixed order (so that
-    reordering the config retrains nothing): ``train.fairseq`` plus that size's
-    ``train.max_epoch`` as ``max-epoch``."""
-    options = dict(mt["train"]["fairseq"])
+    reordering the config retrains nothing): ``train.fairseq``, the checkpoint selection
+    of :func:`selection_options` and that size's ``train.max_epoch`` as ``max-epoch``.
+    All of them are in the training's resume fingerprint: a changed selection or
+    validation decode trains afresh."""
+    options = {**mt["train"]["fairseq"], **selection_options(mt)}
     max_epoch = mt["train"].get("max_epoch", {}).get(size)
     if max_epoch is not None:
         options["max-epoch"] = max_epoch

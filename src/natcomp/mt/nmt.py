@@ -5,7 +5,7 @@ fairseq is imported lazily, so the rest of natcomp works where it is not install
 
 Checkpoint safety: since torch 2.6 ``torch.load`` refuses pickled objects that are not
 allow-listed, and fairseq 0.12 checkpoints contain a handful of them (its meters,
-``argparse.Namespace``). Instead of switching safe loading off for everything
+``argparse.Namespace``, and with ``--eval-bleu`` the numpy arrays of its BLEU meters). Instead of switching safe loading off for everything
 (``TORCH_FORCE_NO_WEIGHTS_ONLY_LOAD=1``, which lets any checkpoint file run code), every
 fairseq entry point in natcomp first calls :func:`allow_fairseq_checkpoint_classes`,
 which adds exactly those classes to torch's allow-list with
@@ -40,13 +40,26 @@ FINISHED_STAMP = "natcomp_train_finished"
 
 
 def allow_fairseq_checkpoint_classes() -> None:
-    """Allow-list the non-tensor classes stored in fairseq 0.12 checkpoints."""
+    """Allow-list the non-tensor classes stored in fairseq 0.12 checkpoints.
+
+    numpy's array reconstruction is among them: with ``--eval-bleu`` (``mt.train.select_by:
+    bleu``) fairseq keeps its BLEU n-gram counts as numpy arrays in the checkpoint's meters.
+    An array's elements are unpickled by the same restricted unpickler, so this lets in
+    numbers, not code."""
+    import numpy
     import torch
     from fairseq.logging import meters
+    from numpy._core.multiarray import _reconstruct
 
     torch.serialization.add_safe_globals(
         [
             argparse.Namespace,
+            numpy.ndarray,
+            numpy.dtype,
+            _reconstruct,
+            # the dtypes of Python's ints and floats, which fairseq's BLEU sums are
+            numpy.dtypes.Int64DType,
+            numpy.dtypes.Float64DType,
             meters.AverageMeter,
             meters.SumMeter,
             meters.ConcatTensorMeter,
@@ -69,8 +82,8 @@ def check_architecture(name: object) -> None:
     raise ConfigError("mt.train.fairseq.arch", f"fairseq has no model architecture {name!r}; {hint}")
 
 
-#: fairseq-train options the workflow sets itself (per model, from the rule's wildcards
-#: and from the hardware of the job), each with what to set instead
+#: fairseq-train options the workflow sets itself (per model, from the rule's wildcards,
+#: from the hardware of the job, and from mt.train.select_by), each with what to set instead
 WORKFLOW_FAIRSEQ_OPTION_HINTS = {
     "save-dir": "is set by the workflow for each model; remove it here",
     "seed": "is set by the workflow for each model; remove it here",
@@ -84,6 +97,19 @@ WORKFLOW_FAIRSEQ_OPTION_HINTS = {
     "cpu": "is set by the workflow when the job has no GPU; remove it here",
     "distributed-world-size": "is the number of GPUs the job was given (the rule's resources.gpu); remove it here",
     "num-workers": "is set from mt.train.loading_workers (the job's threads beyond the first); remove it here",
+    **dict.fromkeys(
+        (
+            "eval-bleu",
+            "eval-bleu-args",
+            "eval-bleu-detok",
+            "eval-bleu-detok-args",
+            "eval-bleu-remove-bpe",
+            "eval-tokenized-bleu",
+            "best-checkpoint-metric",
+            "maximize-best-checkpoint-metric",
+        ),
+        "is set from mt.train.select_by (validation BLEU decoded with mt.translate's settings); remove it here",
+    ),
 }
 WORKFLOW_FAIRSEQ_OPTIONS = tuple(WORKFLOW_FAIRSEQ_OPTION_HINTS)
 
@@ -607,6 +633,16 @@ def _train_main(cfg, keep_epochs: Sequence[int], min_epoch: int, cuda_settings: 
         result = original_save(ckpt_cfg, trainer, epoch_itr, val_loss)
         discard_previous(Path(ckpt_cfg.save_dir))
         epoch = epoch_itr.epoch
+        # fairseq has just set ``best`` to the better of this epoch and the earlier best
+        # and copied this epoch to checkpoint_best.pt when it is at least as good (ties:
+        # the later epoch); the training log names that epoch.
+        if val_loss is not None and getattr(save_and_prune, "best", None) == val_loss:
+            log.info(
+                "checkpoint_best.pt is now epoch %d (validation %s %s)",
+                epoch,
+                ckpt_cfg.best_checkpoint_metric,
+                val_loss,
+            )
         path = Path(ckpt_cfg.save_dir) / f"checkpoint{epoch}.pt"
         if epoch not in keep and path.exists():
             path.unlink()
