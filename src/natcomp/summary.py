@@ -27,7 +27,7 @@ from natcomp.report_table import STYLE, download_link, numeric_columns, table_fr
 from natcomp.runs import workflow_built
 from natcomp.tsv import read_tsv, write_tsv
 
-#: the papers behind the families, as the README names them
+#: the papers behind the families, as the README and docs/index.md name them
 PAPERS = {
     "mt": "Dankers, Bruni & Hupkes (2022), The paradox of the compositionality of natural language: "
     "a neural machine translation case study (ACL)",
