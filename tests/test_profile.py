@@ -642,3 +642,13 @@ def test_compare_keeps_a_measure_only_one_model_has(tmp_path):
     table = compare_profiles([a, b])
     assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 4, "families in profile order"
     assert math.isnan(table.loc[table["family"] == "tre", "b [demo]"].iloc[0])
+
+
+def test_a_family_table_older_than_the_profiles_columns_is_one_line(tmp_path):
+    _tables(tmp_path, "m")
+    write_tsv(
+        tmp_path / "results" / "tables" / "plane" / "table5_nli.tsv",
+        [{"model": "m", "class": "O", "f1": 20.0, "items": 10}],
+    )
+    with pytest.raises(InputError, match="table5_nli.tsv: no column chance_f1: the table predates"):
+        profile_rows(tmp_path, model="m", name="m", scale="demo", families=["plane"], plane_roles={"nli": True})

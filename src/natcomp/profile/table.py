@@ -278,6 +278,13 @@ def _table(results: Path, family: str, name: str, required: Sequence[str]) -> pd
     path = results / "tables" / family / name
     if not path.is_file():
         raise InputError(path, "not found: the run has not written this table (did the workflow finish?)")
+    missing = [column for column in required if column not in read_header(path)]
+    if missing:
+        raise InputError(
+            path,
+            f"no column {', '.join(missing)}: the table predates what the profile needs; delete it and run "
+            "'natcomp evaluate' again to write it anew",
+        )
     return read_tsv(path, required)
 
 
@@ -405,7 +412,9 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
     PLANE's own F1); fine-tuning accuracy as a percent against the majority label's share."""
     plane = {"unit": PERCENT, "direction": HIGHER_BETTER, "baseline_kind": _PLANE_CHANCE_F1}
     if families.get("prompting"):
-        table = _table(results, "plane", "table4_prompting.tsv", ["model", "class", "f1_mean", "f1_sd", "cells"])
+        table = _table(
+            results, "plane", "table4_prompting.tsv", ["model", "class", "f1_mean", "f1_sd", "cells", "chance_f1"]
+        )
         column = paper_model("plane_prompting", builder.model)
         for _, row in _rows_of(table, "model", builder.name, "table4_prompting.tsv").iterrows():
             builder.add(
@@ -417,12 +426,14 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
                 sd=row["f1_sd"],
                 n=_count(row["cells"]),
                 sd_over="prompts",
-                baseline=row.get("chance_f1"),
+                baseline=row["chance_f1"],
                 undefined=_PLANE_NO_ITEMS,
                 **plane,
             )
     if families.get("prompting") and (results / "tables" / "plane" / "table8_zero_shot.tsv").is_file():
-        table = _table(results, "plane", "table8_zero_shot.tsv", ["model", "class", "f1_mean", "f1_sd", "templates"])
+        table = _table(
+            results, "plane", "table8_zero_shot.tsv", ["model", "class", "f1_mean", "f1_sd", "templates", "chance_f1"]
+        )
         for _, row in _rows_of(table, "model", builder.name, "table8_zero_shot.tsv").iterrows():
             builder.add(
                 "plane",
@@ -432,12 +443,12 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
                 sd=row["f1_sd"],
                 n=_count(row["templates"]),
                 sd_over="prompts",
-                baseline=row.get("chance_f1"),
+                baseline=row["chance_f1"],
                 undefined=_PLANE_NO_ITEMS,
                 **plane,
             )
     if families.get("nli"):
-        table = _table(results, "plane", "table5_nli.tsv", ["model", "class", "f1"])
+        table = _table(results, "plane", "table5_nli.tsv", ["model", "class", "f1", "chance_f1"])
         column = paper_model("plane_nli", builder.model)
         for _, row in _rows_of(table, "model", builder.name, "table5_nli.tsv").iterrows():
             builder.add(
@@ -446,7 +457,7 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
                 f"class {row['class']}",
                 row["f1"],
                 paper=builder.published("plane", "Table 5", row["class"], column),
-                baseline=row.get("chance_f1"),
+                baseline=row["chance_f1"],
                 undefined=_PLANE_NO_ITEMS,
                 **plane,
             )
