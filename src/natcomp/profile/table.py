@@ -278,13 +278,15 @@ def _table(results: Path, family: str, name: str, required: Sequence[str]) -> pd
     path = results / "tables" / family / name
     if not path.is_file():
         raise InputError(path, "not found: the run has not written this table (did the workflow finish?)")
+    return _read_current(path, required, "the table", "delete it and run 'natcomp evaluate' again to write it anew")
+
+
+def _read_current(path: Path, required: Sequence[str], what: str, remedy: str) -> pd.DataFrame:
+    """``path`` read with its ``required`` columns; a file written before them is one line
+    naming the missing columns and the ``remedy``."""
     missing = [column for column in required if column not in read_header(path)]
     if missing:
-        raise InputError(
-            path,
-            f"no column {', '.join(missing)}: the table predates what the profile needs; delete it and run "
-            "'natcomp evaluate' again to write it anew",
-        )
+        raise InputError(path, f"{what} predates the column(s) {', '.join(missing)}: {remedy}")
     return read_tsv(path, required)
 
 
@@ -411,37 +413,25 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
     """F1 in percent against the chance F1 of the same items (the better constant answer,
     PLANE's own F1); fine-tuning accuracy as a percent against the majority label's share."""
     plane = {"unit": PERCENT, "direction": HIGHER_BETTER, "baseline_kind": _PLANE_CHANCE_F1}
-    if families.get("prompting"):
-        table = _table(
-            results, "plane", "table4_prompting.tsv", ["model", "class", "f1_mean", "f1_sd", "cells", "chance_f1"]
-        )
-        column = paper_model("plane_prompting", builder.model)
-        for _, row in _rows_of(table, "model", builder.name, "table4_prompting.tsv").iterrows():
+    # two-shot (Table 4, with the paper's values) and zero-shot (Table 8, where it ran) prompting
+    prompting = (
+        ("table4_prompting.tsv", "two-shot prompting F1", "cells", "Table 4"),
+        ("table8_zero_shot.tsv", "zero-shot prompting F1", "templates", None),
+    )
+    for name, measure, count, paper_table in prompting if families.get("prompting") else ():
+        if paper_table is None and not (results / "tables" / "plane" / name).is_file():
+            continue
+        table = _table(results, "plane", name, ["model", "class", "f1_mean", "f1_sd", count, "chance_f1"])
+        column = paper_model("plane_prompting", builder.model) if paper_table else None
+        for _, row in _rows_of(table, "model", builder.name, name).iterrows():
             builder.add(
                 "plane",
-                "two-shot prompting F1",
+                measure,
                 f"class {row['class']}",
                 row["f1_mean"],
-                paper=builder.published("plane", "Table 4", row["class"], column),
+                paper=builder.published("plane", paper_table, row["class"], column),
                 sd=row["f1_sd"],
-                n=_count(row["cells"]),
-                sd_over="prompts",
-                baseline=row["chance_f1"],
-                undefined=_PLANE_NO_ITEMS,
-                **plane,
-            )
-    if families.get("prompting") and (results / "tables" / "plane" / "table8_zero_shot.tsv").is_file():
-        table = _table(
-            results, "plane", "table8_zero_shot.tsv", ["model", "class", "f1_mean", "f1_sd", "templates", "chance_f1"]
-        )
-        for _, row in _rows_of(table, "model", builder.name, "table8_zero_shot.tsv").iterrows():
-            builder.add(
-                "plane",
-                "zero-shot prompting F1",
-                f"class {row['class']}",
-                row["f1_mean"],
-                sd=row["f1_sd"],
-                n=_count(row["templates"]),
+                n=_count(row[count]),
                 sd_over="prompts",
                 baseline=row["chance_f1"],
                 undefined=_PLANE_NO_ITEMS,
@@ -627,14 +617,8 @@ def read_profile(path: str | Path) -> pd.DataFrame:
         path = path / "results" / "profile.tsv"
     if not path.is_file():
         raise InputError(path, "no profile here: run 'natcomp evaluate' for this run first")
-    missing = [column for column in PROFILE_COLUMNS if column not in read_header(path)]
-    if missing:
-        raise InputError(
-            path,
-            f"the profile predates the columns {', '.join(missing)}: re-run 'natcomp evaluate' with the same "
-            "--model and --name (a finished run only writes its profile again)",
-        )
-    frame = read_tsv(path, PROFILE_COLUMNS)
+    remedy = "re-run 'natcomp evaluate' with the same --model and --name (a finished run only writes its profile again)"
+    frame = _read_current(path, PROFILE_COLUMNS, "the profile", remedy)
     if frame["model"].nunique() > 1:
         raise InputError(path, "holds the profiles of several models; give one run's profile.tsv")
     return frame
