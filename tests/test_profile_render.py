@@ -259,3 +259,24 @@ def test_write_profile_writes_the_tsv_and_one_self_contained_page(tmp_path):
 def test_model_colours_are_distinct(count):
     colours = model_colours([f"m{index}" for index in range(count)])
     assert len(set(colours.values())) == count
+
+
+def test_natcomp_compare_draws_the_figure_from_the_long_rows_of_every_profile(tmp_path, monkeypatch):
+    """The figure gets the profiles' rows (model, sd, baseline, flag per row), not the wide
+    compare table, so each model's marks keep their sd, baseline and flag."""
+    from natcomp import cli
+    from natcomp.profile import render
+
+    runs = []
+    for name in ("a", "b"):
+        folder = tmp_path / name / "results"
+        folder.mkdir(parents=True)
+        write_profile(_profile(name, r_value=0.2), folder, f"profile of {name}")
+        runs.append(str(tmp_path / name))
+    drawn = []
+    monkeypatch.setattr(render, "compare_figure", lambda rows, path: drawn.append(rows))
+    output = tmp_path / "compare.tsv"
+    assert cli.main(["compare", *runs, "--output", str(output)]) == 0
+    (rows,) = drawn
+    assert list(dict.fromkeys(rows["model"])) == ["a", "b"]
+    assert len(rows) == 2 * len(_profile("a")), "every row of both profiles, one per model"
