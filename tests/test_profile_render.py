@@ -39,88 +39,24 @@ def _row(model, family, measure, setting, value, **cells) -> dict:
 
 
 def _profile(model: str = "tiny", *, pss_value=0.0, r_value="", scale="demo") -> pd.DataFrame:
+    pss = {"baseline_kind": "classifier sentiment accuracy, chance 50%", "direction": HIGHER, "unit": "%"}
+    defined = r_value != ""
+    r_cells = {"ci_low": 0.1, "ci_high": 0.45, "p_value": 0.004} if defined else {"flag": "undefined"}
     rows = [
-        _row(
-            model,
-            "pss",
-            "PSS",
-            "linear FB",
-            48.6,
-            sd=2.5,
-            n=3,
-            sd_over="seeds",
-            baseline=81.0,
-            baseline_kind="classifier sentiment accuracy, chance 50%",
-            paper_value=61.2,
-            paper_source="Table 1 / BERT Linear FB / PSS",
-            direction=HIGHER,
-            unit="%",
-            scale=scale,
-        ),
-        _row(
-            model,
-            "pss",
-            "PSS",
-            "dnn FT",
-            pss_value,
-            baseline=50.3,
-            baseline_kind="classifier sentiment accuracy, chance 50%",
-            direction=HIGHER,
-            unit="%",
-            scale=scale,
-            flag="at chance",
-            note="classifier at chance (50.3% on 300 sentences, binomial p = 0.47): PSS meaningless",
-        ),
-        _row(
-            model,
-            "noncompsst",
-            "r with MAXABS",
-            "all rated phrases",
-            r_value,
-            n=2,
-            sd_over="seeds",
-            baseline=0,
-            baseline_kind="no correlation",
-            direction="higher is better",
-            unit="r",
-            scale=scale,
-            flag="" if r_value != "" else "undefined",
-            note="" if r_value != "" else "constant predictions: r undefined",
-            ci_low=0.1 if r_value != "" else "",
-            ci_high=0.45 if r_value != "" else "",
-            p_value=0.004 if r_value != "" else "",
-        ),
-        _row(
-            model,
-            "tre",
-            "Spearman rho of TRE with WNS",
-            "paper",
-            -0.14,
-            baseline=0.02,
-            baseline_kind="random vectors",
-            baseline2=-0.05,
-            baseline2_kind="shuffled embeddings",
-            direction="lower is more compositional",
-            unit="rho",
-            scale=scale,
-        ),
-        _row(
-            model,
-            "plane",
-            "fine-tuning accuracy",
-            "good released",
-            70.0,
-            sd=4.0,
-            n=5,
-            sd_over="split seeds",
-            baseline=50.0,
-            baseline_kind="chance (majority class)",
-            direction="higher is better",
-            unit="%",
-            scale=scale,
-        ),
+        _row(model, "pss", "PSS", "linear FB", 48.6, sd=2.5, n=3, sd_over="seeds", baseline=81.0, **pss)
+        | {"paper_value": 61.2, "paper_source": "Table 1 / BERT Linear FB / PSS"},
+        _row(model, "pss", "PSS", "dnn FT", pss_value, baseline=50.3, flag="at chance", **pss)
+        | {"note": "classifier at chance (50.3% on 300 sentences, binomial p = 0.47): PSS meaningless"},
+        _row(model, "noncompsst", "r with MAXABS", "all rated phrases", r_value, n=2, sd_over="seeds", **r_cells)
+        | {"baseline": 0, "baseline_kind": "no correlation", "direction": "higher is better", "unit": "r"}
+        | ({} if defined else {"note": "constant predictions: r undefined"}),
+        _row(model, "tre", "Spearman rho of TRE with WNS", "paper", -0.14, baseline=0.02, baseline2=-0.05)
+        | {"baseline_kind": "random vectors", "baseline2_kind": "shuffled embeddings"}
+        | {"direction": "lower is more compositional", "unit": "rho"},
+        _row(model, "plane", "fine-tuning accuracy", "good released", 70.0, sd=4.0, n=5, sd_over="split seeds")
+        | {"baseline": 50.0, "baseline_kind": "chance (majority class)", "direction": "higher is better", "unit": "%"},
     ]
-    return pd.DataFrame(rows, columns=CONTRACT)
+    return pd.DataFrame(rows, columns=CONTRACT).assign(scale=scale)
 
 
 def _artists(figure) -> dict[str, object]:

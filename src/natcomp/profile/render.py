@@ -171,6 +171,11 @@ def _axis_label(records: list[dict]) -> str:
     return textwrap.fill(label, 34)
 
 
+def _point(axis, x: float, y: float, colour: tuple, gid: str, **style) -> None:
+    """One mark (a value's dot, a paper's star) in the model's colour."""
+    axis.plot([x], [y], linestyle="none", color=colour, gid=gid, **{"markeredgewidth": 1.5, **style})
+
+
 def _draw_panel(axis, records: list[dict], models: Sequence[str], colours: Mapping[str, tuple]) -> None:
     settings = list(dict.fromkeys(_text(row, "setting") for row in records))
     slot = 0.8 / max(1, len(models))
@@ -190,35 +195,16 @@ def _draw_panel(axis, records: list[dict], models: Sequence[str], colours: Mappi
                 drawn += 1
         paper = _number(row, "paper_value")
         if paper is not None:
-            axis.plot(
-                [x],
-                [paper],
-                marker="*",
-                markersize=11,
-                linestyle="none",
-                color=colour,
-                markeredgecolor="black",
-                markeredgewidth=0.6,
-                gid=f"paper|{key}",
-            )
+            style = {"marker": "*", "markersize": 11, "markeredgecolor": "black", "markeredgewidth": 0.6}
+            _point(axis, x, paper, colour, f"paper|{key}", **style)
             drawn += 1
         # an undefined value (blank) draws nothing: never a dot at 0
         if value is None or _text(row, "flag") == "undefined":
             continue
         if sd is not None:
             axis.vlines(x, value - sd, value + sd, colors=[colour], linewidth=1.5, gid=f"sd|{key}")
-        hollow = _text(row, "flag") == "at chance"
-        axis.plot(
-            [x],
-            [value],
-            marker="o",
-            markersize=6,
-            linestyle="none",
-            color=colour,
-            markerfacecolor="white" if hollow else colour,
-            markeredgewidth=1.5,
-            gid=f"value|{key}",
-        )
+        face = "white" if _text(row, "flag") == "at chance" else colour  # at chance: hollow
+        _point(axis, x, value, colour, f"value|{key}", marker="o", markersize=6, markerfacecolor=face)
         drawn += 1
     axis.set_xticks(range(len(settings)))
     axis.set_xticklabels(
