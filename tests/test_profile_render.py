@@ -216,3 +216,18 @@ def test_natcomp_compare_draws_the_figure_from_the_long_rows_of_every_profile(tm
     (rows,) = drawn
     assert list(dict.fromkeys(rows["model"])) == ["a", "b"]
     assert len(rows) == 2 * len(_profile("a")), "every row of both profiles, one per model"
+
+
+def test_a_measures_rows_stand_together_in_the_table():
+    """profile_rows lists PSS and relative PSS per setting, interleaved; the page groups them."""
+    rows = _profile("m", r_value=0.3)
+    relative = rows[rows["setting"] == "linear FB"].assign(measure="relative PSS", value=60.8)
+    rows = pd.concat([rows.iloc[:1], relative, rows.iloc[1:]], ignore_index=True)
+    page = profile_page(rows, "t")
+    pss = page[page.index('<h2 id="pss"') : page.index('<h2 id="tre"')]
+    cells = re.findall(r"<tr(?: class=flagged)?><td>(.*?)</td><td class=setting>(.*?)</td>", pss)
+    assert [(re.sub("<.*?>|%.*", "", measure), setting) for measure, setting in cells] == [
+        ("PSS", "linear FB"),
+        ("PSS", "dnn FT"),
+        ("relative PSS", "linear FB"),
+    ]

@@ -196,7 +196,8 @@ def _draw_panel(axis, records: list[dict], models: Sequence[str], colours: Mappi
         paper = _number(row, "paper_value")
         if paper is not None:
             style = {"marker": "*", "markersize": 11, "markeredgecolor": "black", "markeredgewidth": 0.6}
-            _point(axis, x, paper, colour, f"paper|{key}", **style)
+            # beside the model's dot, not under it, so that both stay visible
+            _point(axis, x + 0.25 * slot, paper, colour, f"paper|{key}", **style)
             drawn += 1
         # an undefined value (blank) draws nothing: never a dot at 0
         if value is None or _text(row, "flag") == "undefined":
@@ -363,8 +364,10 @@ def _family_table(records: list[dict]) -> str:
         "<tr><th>measure</th><th>setting</th><th>value ± sd (n)</th><th>baseline (kind)</th>"
         "<th>paper value</th><th>flag / note</th></tr>"
     )
+    # a measure's rows together (the profile lists them per setting), in the figure's panel order
+    measures = list(dict.fromkeys(_text(row, "measure") for row in records))
     body, previous = [], None
-    for row in records:
+    for row in sorted(records, key=lambda row: measures.index(_text(row, "measure"))):
         measure = _text(row, "measure")
         cell = html.escape(measure)
         if measure != previous:
