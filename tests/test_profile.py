@@ -16,14 +16,13 @@ from natcomp.profile.table import (
     COMPARE_ROW_COLUMNS,
     DIRECTIONS,
     PROFILE_COLUMNS,
-    compare_figure,
     compare_profiles,
     load_published,
     paper_model,
     profile_rows,
     read_profile,
-    write_profile,
 )
+from natcomp.profile.render import compare_figure, write_profile
 from natcomp.tsv import write_tsv
 
 REPO = Path(__file__).resolve().parents[1]
@@ -611,7 +610,7 @@ def test_compare_puts_profiles_side_by_side_with_missing_blank(tmp_path):
     wns = table[(table["measure"] == "Spearman rho of TRE with WNS") & (table["setting"] == "paper")].iloc[0]
     assert wns["a [demo]"] == -0.3 and wns["b [published]"] == -0.1997 and wns["a baseline"] == -0.28
     assert wns["unit"] == "rho" and wns["direction"] == "lower is more compositional" and wns["b n"] == 1
-    compare_figure(table, tmp_path / "compare.png")
+    compare_figure(pd.concat([read_profile(a), read_profile(b)]), tmp_path / "compare.png")
     assert (tmp_path / "compare.png").read_bytes()[:4] == b"\x89PNG"
     with pytest.raises(InputError, match="same model name"):
         compare_profiles([read_profile(a), read_profile(a)])

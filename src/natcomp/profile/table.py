@@ -32,7 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 from natcomp.errors import InputError
-from natcomp.tsv import read_header, read_tsv, write_tsv
+from natcomp.tsv import read_header, read_tsv
 
 __all__ = [
     "COMPARE_COLUMNS",
@@ -42,13 +42,11 @@ __all__ = [
     "PROFILE_COLUMNS",
     "binomial_above_chance",
     "compare_profiles",
-    "compare_figure",
     "fisher_interval",
     "load_published",
     "pearson_p_value",
     "profile_rows",
     "read_profile",
-    "write_profile",
 ]
 
 PROFILE_COLUMNS = (
@@ -598,17 +596,6 @@ def profile_rows(
     return profile
 
 
-def write_profile(profile: pd.DataFrame, results: str | Path, title: str) -> tuple[Path, Path]:
-    """``results/profile.tsv`` and ``results/profile.html``."""
-    from natcomp.report_table import write_html_table
-
-    tsv = Path(results) / "profile.tsv"
-    html = Path(results) / "profile.html"
-    write_tsv(tsv, profile, list(PROFILE_COLUMNS), float_format="%.4f")
-    write_html_table(tsv, html, title)
-    return tsv, html
-
-
 def read_profile(path: str | Path) -> pd.DataFrame:
     """A profile.tsv, or a run folder's ``results/profile.tsv``, with every column of
     :data:`PROFILE_COLUMNS` (a profile written before them is refused: write it again)."""
@@ -678,37 +665,3 @@ def compare_profiles(profiles: Sequence[pd.DataFrame]) -> pd.DataFrame:
             table[header] = pd.array(cells, dtype="Int64") if column == "n" else cells
     family_order = {family: index for index, family in enumerate(("mt", "noncompsst", "plane", "pss", "tre"))}
     return table.sort_values("family", key=lambda s: s.map(family_order), kind="stable").reset_index(drop=True)
-
-
-def compare_figure(table: pd.DataFrame, path: str | Path) -> None:
-    """One panel per family and measure: each model's value per setting as a bar; a missing
-    value is no bar (never a zero-height one)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    from natcomp.figures import save_png
-
-    models = [column for column in table.columns if column not in COMPARE_COLUMNS]
-    panels = list(dict.fromkeys(zip(table["family"], table["measure"])))
-    columns = min(3, max(1, len(panels)))
-    rows = math.ceil(len(panels) / columns) if panels else 1
-    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.2 * rows), squeeze=False)
-    width = 0.8 / max(1, len(models))
-    for axis, (family, measure) in zip(axes.flat, panels):
-        part = table[(table["family"] == family) & (table["measure"] == measure)]
-        positions = np.arange(len(part))
-        for index, model in enumerate(models):
-            values = pd.to_numeric(part[model], errors="coerce").to_numpy(dtype=float)
-            present = ~np.isnan(values)
-            axis.bar(positions[present] + index * width, values[present], width, label=model)
-        axis.set_xticks(positions + width * (len(models) - 1) / 2)
-        axis.set_xticklabels(part["setting"], rotation=30, ha="right", fontsize=7)
-        axis.set_title(f"{family}: {measure}", fontsize=9)
-    for axis in list(axes.flat)[len(panels) :]:
-        axis.axis("off")
-    if panels:
-        axes.flat[0].legend(fontsize=7)
-    save_png(figure, path, title="Profile: each model's value per family, measure and setting", dpi=100)
