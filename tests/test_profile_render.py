@@ -191,6 +191,16 @@ def test_write_profile_writes_the_tsv_and_one_self_contained_page(tmp_path):
     assert 'src="http' not in text and "<link" not in text, "nothing outside the page"
 
 
+def test_a_tiny_p_value_survives_the_tsv(tmp_path):
+    from natcomp.profile.table import read_profile
+
+    profile = _profile("m", r_value=0.3)
+    profile.loc[profile["measure"] == "r with MAXABS", "p_value"] = 3.2e-05
+    tsv, _ = write_profile(profile, tmp_path, "profile of m")
+    read = read_profile(tsv)
+    assert read.loc[read["measure"] == "r with MAXABS", "p_value"].astype(float).iloc[0] == 3.2e-05
+
+
 @pytest.mark.parametrize("count", [1, 4, 12])
 def test_model_colours_are_distinct(count):
     colours = model_colours([f"m{index}" for index in range(count)])

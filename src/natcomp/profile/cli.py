@@ -231,7 +231,7 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     profiles = [read_profile(run) for run in args.runs]
     table = compare_profiles(profiles)
     figure = args.figure or args.output.with_suffix(".png")
-    write_tsv(args.output, table, float_format="%.4f")
+    write_tsv(args.output, table, float_format="%.6g")
     # the figure is drawn from the long rows (sd, baseline, flag per row), not the wide table
     compare_figure(pd.concat(profiles, ignore_index=True), figure)
     print(f"{PROG} compare: {len(args.runs)} profiles, {len(table)} rows -> {args.output}, {figure}", file=sys.stderr)

@@ -447,7 +447,8 @@ def write_profile(profile: pd.DataFrame, results: str | Path, title: str) -> tup
 
     tsv = Path(results) / "profile.tsv"
     html_path = Path(results) / "profile.html"
-    write_tsv(tsv, profile, list(PROFILE_COLUMNS), float_format="%.4f")
+    # %.6g: a p-value of 3e-05 stays 3e-05 (%.4f would print 0.0000)
+    write_tsv(tsv, profile, list(PROFILE_COLUMNS), float_format="%.6g")
     page = profile_page(profile, title, tsv_name=tsv.name, tsv_data=tsv.read_bytes())
     with atomic_open(html_path) as out:
         out.write(page)
