@@ -476,3 +476,20 @@ def test_a_failed_run_names_the_rule_its_log_and_the_whole_log(tmp_path, monkeyp
         "natcomp evaluate: the rule b failed; its log: runs/m/logs/b.log",
         "natcomp evaluate: Snakemake stopped (exit 1); its whole output: runs/m/natcomp_evaluate.log",
     ]
+
+
+def test_a_run_stopped_before_any_job_shows_why(tmp_path, monkeypatch, mlm_config, capsys):
+    """A config check that stops Snakemake prints natcomp's one line; it is shown, not only logged."""
+    from natcomp.profile import runconfig
+
+    output = "Building DAG of jobs...\nnatcomp: config run_name: runs/m/results holds the run 'other'\n"
+    replay = [sys.executable, "-c", f"import sys; sys.stdout.write({output!r}); sys.exit(1)"]
+    monkeypatch.setattr(runconfig, "snakemake_command", lambda *args, **kwargs: replay)
+    monkeypatch.chdir(tmp_path)
+    assert main(["evaluate", "--model", str(mlm_config), "--families", "plane", "--name", "m"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-3].startswith("natcomp evaluate: planning the jobs; ")
+    assert err[-2:] == [
+        "natcomp: config run_name: runs/m/results holds the run 'other'",
+        "natcomp evaluate: Snakemake stopped (exit 1); its whole output: runs/m/natcomp_evaluate.log",
+    ]

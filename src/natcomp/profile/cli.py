@@ -246,6 +246,9 @@ def evaluate_model(
         for rule, rule_log in progress.failed:
             where = f"; its log: {directory / rule_log}" if rule_log else ""
             print(f"{prog}: the rule {rule} failed{where}", file=sys.stderr)
+        if not progress.failed:  # stopped before any job: its own words (a config check's one line)
+            for line in progress.messages or list(progress.tail):
+                print(line, file=sys.stderr)
         print(f"{prog}: Snakemake stopped (exit {progress.returncode}); its whole output: {log}", file=sys.stderr)
         return progress.returncode
     tsv, html = write_run_profile(directory)

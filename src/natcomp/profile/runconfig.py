@@ -20,6 +20,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import deque
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -263,12 +264,20 @@ class Progress:
     nothing_to_do: bool = False
     returncode: int | None = None  # Snakemake's exit status, once it has ended
     latest: str | None = None  # the rule of the job started last: the stage the run is at
+    #: natcomp's own one-line errors in the output (a config check stopping Snakemake before any job)
+    messages: list[str] = field(default_factory=list)
+    #: the last lines of the output, for a failure that names no rule
+    tail: deque = field(default_factory=lambda: deque(maxlen=3))
     _started: str | None = None  # the rule of a job whose id comes on a later line
     _in_error: bool = False  # inside an "Error in rule" block, whose "log:" line names the rule's log
 
     def feed(self, line: str) -> None:
         """Read one line of Snakemake's output (no line ending)."""
         text = line.rstrip("\n")
+        if text.strip():
+            self.tail.append(text)
+        if text.startswith("natcomp: "):
+            self.messages.append(text)
         if found := _STEPS.match(text):
             self.done, self.total = int(found.group(1)), int(found.group(2))
         elif (found := _TOTAL.match(text)) and self.total is None:
