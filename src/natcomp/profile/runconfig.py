@@ -341,15 +341,17 @@ def show_progress(
     one at the end."""
     progress = Progress()
     start = clock()
-    shown = None
+    shown = written = None
     for line in lines:
         if line is not None:
             log.write(line)
             progress.feed(line)
         text = f"{prefix}: {progress.line(clock() - start)}"
         if tty:
-            out.write(f"\r{text}\x1b[K")
-            out.flush()
+            if text != written:  # rewritten only when it changes
+                out.write(f"\r{text}\x1b[K")
+                out.flush()
+                written = text
         elif progress.latest is not None and progress.latest != shown:
             shown = progress.latest
             out.write(text + "\n")
