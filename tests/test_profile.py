@@ -13,15 +13,16 @@ import yaml
 from natcomp.errors import ConfigError, InputError
 from natcomp.profile import fit, runconfig
 from natcomp.profile.table import (
-    COMPARE_COLUMNS,
-    compare_figure,
+    COMPARE_ROW_COLUMNS,
+    DIRECTIONS,
+    PROFILE_COLUMNS,
     compare_profiles,
     load_published,
     paper_model,
     profile_rows,
     read_profile,
-    write_profile,
 )
+from natcomp.profile.render import compare_figure, write_profile
 from natcomp.tsv import write_tsv
 
 REPO = Path(__file__).resolve().parents[1]
@@ -218,6 +219,8 @@ def test_a_bad_published_value_names_its_line(tmp_path):
 
 
 def _tables(run: Path, name: str) -> None:
+    """Every family's final table, with the model's rows beside another model's; the numbers
+    differ between variants (seeds 3 vs 2, classes of unequal sizes, values not 0 or 50)."""
     tables = run / "results" / "tables"
     write_tsv(
         tables / "mt" / "systematicity_summary.tsv",
@@ -241,95 +244,276 @@ def _tables(run: Path, name: str) -> None:
     write_tsv(
         tables / "noncompsst" / "models.tsv",
         [
-            {"model": "other", "sst7_f1": 0.1, "r_MAXABS": 0.9, "f1_top67": 0.9},
-            {"model": name, "sst7_f1": 0.4, "r_MAXABS": 0.25, "f1_top67": 0.35},
+            {"model": "other", "r_MAXABS": 0.9, "f1_top67": 0.9, "f1_top67_sd": 0.0, "seeds": 2, "n_MAXABS": 40},
+            {"model": name, "r_MAXABS": 0.25, "f1_top67": 0.35, "f1_top67_sd": 0.05, "seeds": 3, "n_MAXABS": 40},
         ],
     )
     write_tsv(
         tables / "plane" / "table4_prompting.tsv",
         [
-            {"model": name, "class": cls, "f1_mean": value, "f1_sd": 1.0}
-            for cls, value in (("I", 70.0), ("Average", 50.0))
+            {"model": name, "class": cls, "f1_mean": value, "f1_sd": 1.0, "cells": cells, "chance_f1": chance}
+            for cls, value, cells, chance in (("I", 70.0, 6, 100.0), ("Average", 50.0, 18, 62.2))
         ],
     )
     write_tsv(
         tables / "plane" / "table8_zero_shot.tsv",
-        [{"model": "other", "class": "Average", "f1_mean": 9.0}, {"model": name, "class": "Average", "f1_mean": 30.0}],
+        [
+            {"model": "other", "class": "Average", "f1_mean": 9.0, "f1_sd": 1, "templates": 2, "chance_f1": 60.0},
+            {"model": name, "class": "Average", "f1_mean": 30.0, "f1_sd": 4.0, "templates": 2, "chance_f1": 62.2},
+        ],
     )
     write_tsv(
         tables / "plane" / "table5_nli.tsv",
-        [{"model": name, "class": cls, "f1": value, "items": 10} for cls, value in (("S", 40.0), ("O", 20.0))],
+        [
+            {"model": name, "class": cls, "f1": value, "items": 10, "chance_f1": chance}
+            for cls, value, chance in (("S", 40.0, 100 / 3), ("O", 20.0, 53.3))
+        ],
     )
     write_tsv(
         tables / "plane" / "table6_finetune.tsv",
         [
-            {"train_set": "own", "setting": "good", "test_set": "own", "splits": 1, "accuracy_mean": 0.7},
-            {"train_set": "own", "setting": "one_it", "test_set": "own", "splits": 1, "accuracy_mean": 0.6},
-            {"train_set": "released", "setting": "good", "test_set": "released", "splits": 5, "accuracy_mean": 0.8},
+            {"train_set": "own", "setting": "good", "test_set": "own", "splits": 1, "accuracy_mean": 0.7,
+             "accuracy_sd": None, "chance": 0.5},
+            {"train_set": "own", "setting": "one_it", "test_set": "own", "splits": 3, "accuracy_mean": 0.6,
+             "accuracy_sd": 0.05, "chance": 0.55},
+            {"train_set": "released", "setting": "good", "test_set": "released", "splits": 5, "accuracy_mean": 0.8,
+             "accuracy_sd": 0.02, "chance": 0.5},
         ],
-    )
+    )  # fmt: skip
     write_tsv(
         tables / "pss" / "table1.tsv",
         [
-            {"encoder": name, "head": "linear", "mode": "fb", "accuracy": 80, "pss": 50, "relative_pss": 62.5},
-            {"encoder": name, "head": "linear", "mode": "ft", "accuracy": 90, "pss": 72, "relative_pss": 80},
-            {"encoder": "other", "head": "linear", "mode": "fb", "accuracy": 1, "pss": 1, "relative_pss": 1},
+            {"encoder": name, "head": "linear", "mode": "fb", "accuracy": 80, "pss": 50, "relative_pss": 62.5,
+             "test_sentences": 300},
+            {"encoder": name, "head": "linear", "mode": "ft", "accuracy": 90, "pss": 72, "relative_pss": 80,
+             "test_sentences": 300},
+            {"encoder": "other", "head": "linear", "mode": "fb", "accuracy": 1, "pss": 1, "relative_pss": 1,
+             "test_sentences": 300},
         ],
-    )
-    write_tsv(
-        tables / "tre" / "table2.tsv",
-        [
-            {"setting": "paper", "encoder": name, "targets": "encoder", "score": "wns", "spearman_rho": -0.3},
-            {"setting": "paper", "encoder": name, "targets": "encoder", "score": "ti", "spearman_rho": -0.1},
-            {"setting": "paper", "encoder": name, "targets": "random", "score": "wns", "spearman_rho": -0.28},
-            {"setting": "paper", "encoder": name, "targets": "shuffled", "score": "wns", "spearman_rho": -0.21},
-            {"setting": "held_out", "encoder": name, "targets": "encoder", "score": "wns", "spearman_rho": -0.05},
-            {"setting": "paper", "encoder": "other", "targets": "encoder", "score": "wns", "spearman_rho": 0.9},
-        ],
-    )
+    )  # fmt: skip
+    tre = [
+        ("paper", name, "encoder", "wns", -0.3, 0.001, -0.2, 0.01),
+        ("paper", name, "encoder", "ti", -0.1, 0.2, "", ""),
+        ("paper", name, "random", "wns", -0.28, 0.002, -0.15, 0.03),
+        ("paper", name, "random", "ti", 0.05, 0.4, "", ""),
+        ("paper", name, "shuffled", "wns", -0.21, 0.004, 0.01, 0.9),
+        ("held_out", name, "encoder", "wns", -0.05, 0.5, "", ""),
+        ("paper", "other", "encoder", "wns", 0.9, 0.0, "", ""),
+    ]
+    keys = ["setting", "encoder", "targets", "score", "spearman_rho", "p_value", "partial_rho", "partial_p_value"]
+    write_tsv(tables / "tre" / "table2.tsv", [dict(zip(keys, row)) for row in tre])
+
+
+def _row(profile: pd.DataFrame, family: str, measure: str, setting: str) -> pd.Series:
+    row = profile[(profile["family"] == family) & (profile["measure"] == measure) & (profile["setting"] == setting)]
+    assert len(row) == 1, (family, measure, setting, profile.to_string())
+    return row.iloc[0]
 
 
 def _value(profile: pd.DataFrame, family: str, measure: str, setting: str, column: str = "value"):
-    row = profile[(profile["family"] == family) & (profile["measure"] == measure) & (profile["setting"] == setting)]
-    assert len(row) == 1, (family, measure, setting, profile.to_string())
-    return row[column].iloc[0]
+    return _row(profile, family, measure, setting)[column]
 
 
-def test_the_profile_reads_each_family_headline_for_its_own_model(tmp_path):
+def _blank(value) -> bool:
+    return value is None or value == "" or pd.isna(value)
+
+
+ALL = ["mt", "noncompsst", "plane", "pss", "tre"]
+
+
+def test_every_row_has_the_contracts_columns_a_direction_and_a_unit(tmp_path):
     _tables(tmp_path, "roberta")
     profile = profile_rows(
-        tmp_path,
-        model="roberta-base",
-        name="roberta",
-        scale="paper",
-        families=["mt", "noncompsst", "plane", "pss", "tre"],
-        plane_roles={"prompting": True, "nli": False},
+        tmp_path, model="roberta-base", name="roberta", scale="paper", families=ALL, plane_roles={"prompting": True}
     )
-    assert set(profile["scale"]) == {"paper"} and set(profile["model"]) == {"roberta"}
-    assert _value(profile, "mt", "systematicity consistency", "synthetic s_np_vp") == 0.6
-    assert _value(profile, "mt", "substitutivity consistency", "natural") == 0.4
-    assert _value(profile, "mt", "substitutivity synonym consistency", "natural") == 0.3
-    assert _value(profile, "mt", "overgeneralisation", "natural") == pytest.approx(0.3), "mean over idioms"
-    assert _value(profile, "noncompsst", "r with MAXABS", "all rated phrases") == 0.25
-    assert _value(profile, "noncompsst", "r with MAXABS", "all rated phrases", "paper_value") == 0.31
-    assert _value(profile, "noncompsst", "F1 on the top phrases", "top 67") == 0.35
-    assert _value(profile, "noncompsst", "F1 on the top phrases", "top 67", "paper_value") == 0.32
-    assert _value(profile, "plane", "two-shot prompting F1", "class Average") == 50.0
-    assert _value(profile, "plane", "zero-shot prompting F1", "class Average") == 30.0, "the model's row, not another's"
-    assert _value(profile, "plane", "two-shot prompting F1", "class Average", "paper_value") == 61.3
-    assert _value(profile, "plane", "two-shot prompting F1", "class I", "paper_value") == 97.6
-    assert _value(profile, "plane", "fine-tuning accuracy", "one_it own") == 0.6
-    assert pd.isna(_value(profile, "plane", "fine-tuning accuracy", "good own", "paper_value")), "BERT's, not RoBERTa's"
-    assert _value(profile, "pss", "PSS", "linear FT") == 72
-    assert _value(profile, "pss", "relative PSS", "linear FB") == 62.5
-    assert pd.isna(_value(profile, "pss", "PSS", "linear FT", "paper_value"))
-    assert _value(profile, "tre", "Spearman rho of TRE with WNS", "paper") == -0.3
-    assert _value(profile, "tre", "Spearman rho of TRE with TI", "paper") == -0.1
-    assert _value(profile, "tre", "Spearman rho of TRE with WNS (random-vector baseline)", "paper") == -0.28
-    assert _value(profile, "tre", "Spearman rho of TRE with WNS (shuffled-embedding baseline)", "paper") == -0.21
-    assert _value(profile, "tre", "Spearman rho of TRE with WNS", "held_out") == -0.05
-    source = _value(profile, "noncompsst", "r with MAXABS", "all rated phrases", "paper_source")
-    assert source == "Table 2 / ROBERTA-BASE, Liu et al. / MAXABS r"
+    assert tuple(profile.columns) == PROFILE_COLUMNS
+    assert set(profile["direction"]) <= set(DIRECTIONS) and profile["direction"].ne("").all()
+    assert set(profile["unit"]) == {"%", "r", "rho"}
+    assert set(profile["flag"]) == {""} and not profile["value"].isna().any()
+    assert not any(("_sd" in measure) or ("baseline" in measure) for measure in profile["measure"]), (
+        "no sd or baseline row of its own"
+    )
+    percent = profile[profile["unit"] == "%"]
+    assert ((percent["value"] >= 0) & (percent["value"] <= 100)).all()
+    assert (percent["value"] > 1).sum() > len(percent) - 3, "shares are percents, not 0-1"
+    assert profile["n"].notna().all() and (profile["n"] >= 1).all()
+
+
+def test_mt_rows_are_percents_more_consistent_is_more_compositional(tmp_path):
+    _tables(tmp_path, "m")
+    profile = profile_rows(tmp_path, model="m", name="m", scale="demo", families=["mt"])
+    row = _row(profile, "mt", "systematicity consistency", "synthetic s_np_vp")
+    assert row["value"] == pytest.approx(60.0) and row["unit"] == "%"
+    assert row["direction"] == "higher is more compositional"
+    assert row["n"] == 1 and _blank(row["sd"]) and row["sd_over"] == "", "a released system: one run"
+    assert _blank(row["baseline"]) and row["baseline_kind"] == ""
+    assert _value(profile, "mt", "substitutivity consistency", "natural") == pytest.approx(40.0)
+    assert _value(profile, "mt", "substitutivity synonym consistency", "natural") == pytest.approx(30.0)
+    over = _row(profile, "mt", "overgeneralisation", "natural")
+    assert over["value"] == pytest.approx(30.0), "mean over idioms"
+    assert over["direction"] == "higher is more compositional"
+
+
+def test_mt_sd_over_a_trained_systems_seeds(tmp_path):
+    _tables(tmp_path, "small")
+    tables = tmp_path / "results" / "tables" / "mt"
+    write_tsv(
+        tables / "systematicity_summary.tsv",
+        [{"data_type": "synthetic", "condition": "s3", "small": 0.5, "small_sd": 0.125}],
+    )
+    scores = [
+        {"system": "trained", "size": size, "seed": seed, "consistency": 1}
+        for size, seeds in (("small", (1, 2, 2, 3)), ("full", (1, 2)))
+        for seed in seeds
+    ]
+    write_tsv(tables / "systematicity.tsv", scores)
+    row = _row(profile_rows(tmp_path, model="x", name="small", scale="demo", families=["mt"]), "mt",
+               "systematicity consistency", "synthetic s3")  # fmt: skip
+    assert row["value"] == 50.0 and row["sd"] == 12.5 and row["n"] == 3 and row["sd_over"] == "seeds"
+
+
+def test_noncompsst_r_has_its_fisher_interval_and_p_value_against_no_correlation(tmp_path):
+    from scipy.stats import pearsonr
+
+    _tables(tmp_path, "roberta")
+    profile = profile_rows(tmp_path, model="roberta-base", name="roberta", scale="paper", families=["noncompsst"])
+    row = _row(profile, "noncompsst", "r with MAXABS", "all rated phrases")
+    assert row["value"] == 0.25 and row["unit"] == "r" and row["direction"] == "higher is better"
+    assert row["n"] == 3 and row["sd_over"] == "seeds" and _blank(row["sd"]), "r of the seed-averaged predictions"
+    assert row["baseline"] == 0.0 and row["baseline_kind"] == "no correlation (r = 0)"
+    # the same numbers as scipy's Pearson test and Fisher interval over 40 phrases with r = 0.25
+    x = [float(i) for i in range(40)]
+    noise = [((i * 7919) % 40) - 19.5 for i in range(40)]
+    for scale in (1.0, 2.0, 3.0):
+        sample = pearsonr(x, [a + scale * b for a, b in zip(x, noise)])
+        if abs(sample.statistic - 0.25) < 0.2:
+            break
+    from natcomp.profile.table import fisher_interval, pearson_p_value
+
+    interval = sample.confidence_interval(0.95)
+    assert fisher_interval(sample.statistic, 40) == pytest.approx((interval.low, interval.high))
+    assert pearson_p_value(sample.statistic, 40) == pytest.approx(sample.pvalue)
+    assert (row["ci_low"], row["ci_high"]) == pytest.approx((-0.0667, 0.5209), abs=1e-4)
+    assert row["p_value"] == pytest.approx(pearson_p_value(0.25, 40)) and 0.1 < row["p_value"] < 0.12
+    assert row["paper_value"] == 0.31
+    f1 = _row(profile, "noncompsst", "F1 on the top phrases", "top 67")
+    assert f1["value"] == pytest.approx(35.0) and f1["sd"] == pytest.approx(5.0) and f1["unit"] == "%"
+    assert f1["n"] == 3 and f1["sd_over"] == "seeds" and f1["direction"] == "higher is better"
+    assert f1["paper_value"] == pytest.approx(32.0), "the paper's 0.32 in the same unit"
+
+
+def test_a_constant_prediction_r_is_undefined_with_its_reason(tmp_path):
+    _tables(tmp_path, "flat")
+    write_tsv(
+        tmp_path / "results" / "tables" / "noncompsst" / "models.tsv",
+        [
+            {"model": "flat", "r_MAXABS": "", "f1_top40": 0.1, "f1_top40_sd": "", "seeds": 2, "n_MAXABS": 40},
+            {"model": "few", "r_MAXABS": "", "f1_top40": "", "f1_top40_sd": "", "seeds": 1, "n_MAXABS": 2},
+        ],
+    )
+    profile = profile_rows(tmp_path, model="flat", name="flat", scale="demo", families=["noncompsst"])
+    row = _row(profile, "noncompsst", "r with MAXABS", "all rated phrases")
+    assert _blank(row["value"]) and row["flag"] == "undefined"
+    assert row["note"].startswith("constant predictions: r undefined")
+    assert _blank(row["ci_low"]) and _blank(row["p_value"])
+    f1 = _row(profile, "noncompsst", "F1 on the top phrases", "top 40")
+    assert f1["flag"] == "" and f1["value"] == pytest.approx(10.0) and _blank(f1["sd"]) and f1["n"] == 2
+    few = profile_rows(tmp_path, model="few", name="few", scale="demo", families=["noncompsst"])
+    assert _value(few, "noncompsst", "r with MAXABS", "all rated phrases", "note").startswith("2 rated phrase(s)")
+    assert _value(few, "noncompsst", "F1 on the top phrases", "top 40", "flag") == "undefined"
+
+
+def test_plane_rows_against_the_chance_of_their_split(tmp_path):
+    _tables(tmp_path, "roberta")
+    profile = profile_rows(
+        tmp_path, model="roberta-base", name="roberta", scale="paper", families=["plane"],
+        plane_roles={"prompting": True, "nli": True},
+    )  # fmt: skip
+    two_shot = _row(profile, "plane", "two-shot prompting F1", "class Average")
+    assert (two_shot["value"], two_shot["sd"], two_shot["n"], two_shot["sd_over"]) == (50.0, 1.0, 18, "prompts")
+    assert two_shot["baseline"] == 62.2 and two_shot["baseline_kind"] == "chance (best constant answer)"
+    assert two_shot["paper_value"] == 61.3 and two_shot["direction"] == "higher is better"
+    assert _value(profile, "plane", "two-shot prompting F1", "class I", "baseline") == 100.0
+    assert _value(profile, "plane", "two-shot prompting F1", "class I", "n") == 6
+    zero = _row(profile, "plane", "zero-shot prompting F1", "class Average")
+    assert (zero["value"], zero["sd"], zero["n"], zero["baseline"]) == (30.0, 4.0, 2, 62.2), "its own row"
+    nli = _row(profile, "plane", "NLI transfer F1", "class O")
+    assert nli["value"] == 20.0 and nli["baseline"] == 53.3 and nli["n"] == 1 and _blank(nli["sd"])
+    assert _value(profile, "plane", "NLI transfer F1", "class S", "baseline") == pytest.approx(100 / 3)
+    tuned = _row(profile, "plane", "fine-tuning accuracy", "one_it own")
+    assert tuned["value"] == pytest.approx(60.0) and tuned["sd"] == pytest.approx(5.0) and tuned["unit"] == "%"
+    assert tuned["n"] == 3 and tuned["sd_over"] == "split seeds"
+    assert tuned["baseline"] == pytest.approx(55.0) and tuned["baseline_kind"] == "chance (majority label)"
+    single = _row(profile, "plane", "fine-tuning accuracy", "good own")
+    assert single["n"] == 1 and _blank(single["sd"]) and single["baseline"] == pytest.approx(50.0)
+    assert _blank(single["paper_value"]), "BERT's, not RoBERTa's"
+
+
+def test_plane_f1_of_a_class_without_items_is_undefined(tmp_path):
+    _tables(tmp_path, "m")
+    write_tsv(
+        tmp_path / "results" / "tables" / "plane" / "table5_nli.tsv",
+        [{"model": "m", "class": "O", "f1": "", "items": 0, "chance_f1": ""}],
+    )
+    profile = profile_rows(tmp_path, model="m", name="m", scale="demo", families=["plane"], plane_roles={"nli": True})
+    row = _row(profile, "plane", "NLI transfer F1", "class O")
+    assert row["flag"] == "undefined" and row["note"] == "no items scored: F1 undefined"
+    assert _blank(row["baseline"]) and row["baseline_kind"] == ""
+
+
+@pytest.mark.parametrize(
+    "accuracy, flag",
+    [
+        ("54.6667", "at chance"),  # 164 of 300: one-sided binomial p = 0.059
+        ("55.0000", ""),  # 165 of 300: p = 0.047
+        ("49.0000", "at chance"),
+    ],
+)
+def test_pss_is_flagged_when_its_classifier_is_not_above_chance(tmp_path, accuracy, flag):
+    _tables(tmp_path, "m")
+    write_tsv(
+        tmp_path / "results" / "tables" / "pss" / "table1.tsv",
+        [{"encoder": "m", "head": "dnn", "mode": "ft", "accuracy": accuracy, "pss": 0.0, "relative_pss": 0.0,
+          "test_sentences": 300}],
+    )  # fmt: skip
+    profile = profile_rows(tmp_path, model="m", name="m", scale="demo", families=["pss"])
+    for measure in ("PSS", "relative PSS"):
+        row = _row(profile, "pss", measure, "dnn FT")
+        assert row["flag"] == flag and row["value"] == 0.0
+        assert row["baseline"] == pytest.approx(float(accuracy)) and row["unit"] == "%"
+        assert row["baseline_kind"] == "classifier sentiment accuracy, chance 50%"
+        assert row["direction"] == "higher is more compositional"
+    if flag:
+        assert row["note"].startswith(f"classifier at chance ({float(accuracy):.1f}% on 300 sentences, binomial p = ")
+        assert row["note"].endswith("): PSS meaningless")
+    else:
+        assert row["note"] == ""
+
+
+def test_tre_rows_carry_their_random_and_shuffled_baselines(tmp_path):
+    _tables(tmp_path, "bert")
+    profile = profile_rows(tmp_path, model="bert-base-uncased", name="bert", scale="demo", families=["tre"])
+    assert set(profile["measure"]) == {
+        "Spearman rho of TRE with WNS",
+        "Spearman rho of TRE with TI",
+        "partial rho of TRE with WNS, length fixed",
+    }, "the baselines are columns, not rows"
+    wns = _row(profile, "tre", "Spearman rho of TRE with WNS", "paper")
+    assert (wns["value"], wns["p_value"], wns["baseline"], wns["baseline2"]) == (-0.3, 0.001, -0.28, -0.21)
+    assert wns["baseline_kind"] == "random vectors" and wns["baseline2_kind"] == "shuffled embeddings"
+    assert wns["unit"] == "rho" and wns["direction"] == "lower is more compositional"
+    assert wns["paper_value"] == -0.1997
+    ti = _row(profile, "tre", "Spearman rho of TRE with TI", "paper")
+    assert (ti["value"], ti["baseline"]) == (-0.1, 0.05) and _blank(ti["baseline2"]) and ti["baseline2_kind"] == ""
+    partial = _row(profile, "tre", "partial rho of TRE with WNS, length fixed", "paper")
+    assert (partial["value"], partial["p_value"], partial["baseline"], partial["baseline2"]) == (
+        -0.2,
+        0.01,
+        -0.15,
+        0.01,
+    )
+    held = _row(profile, "tre", "Spearman rho of TRE with WNS", "held_out")
+    assert held["value"] == -0.05 and _blank(held["baseline"]) and _blank(held["paper_value"])
 
 
 def test_the_papers_bert_gets_the_pss_tre_and_plane_values(tmp_path):
@@ -339,12 +523,9 @@ def test_the_papers_bert_gets_the_pss_tre_and_plane_values(tmp_path):
     assert _value(profile, "pss", "relative PSS", "linear FB", "paper_value") == 75.1
     assert _value(profile, "tre", "Spearman rho of TRE with WNS", "paper", "paper_value") == -0.1997
     assert pd.isna(_value(profile, "tre", "Spearman rho of TRE with WNS", "held_out", "paper_value"))
-    assert pd.isna(
-        _value(profile, "tre", "Spearman rho of TRE with WNS (random-vector baseline)", "paper", "paper_value")
-    )
     profile = profile_rows(tmp_path, model="bert-base-cased", name="bert", scale="demo", families=["plane"])
-    assert _value(profile, "plane", "fine-tuning accuracy", "good released", "paper_value") == 0.85
-    assert _value(profile, "plane", "fine-tuning accuracy", "good released") == 0.8
+    assert _value(profile, "plane", "fine-tuning accuracy", "good released", "paper_value") == pytest.approx(85.0)
+    assert _value(profile, "plane", "fine-tuning accuracy", "good released") == pytest.approx(80.0)
     # The paper trained on its released splits: its value is not put beside the project's own splits.
     assert pd.isna(_value(profile, "plane", "fine-tuning accuracy", "good own", "paper_value"))
     assert pd.isna(_value(profile, "plane", "fine-tuning accuracy", "one_it own", "paper_value"))
@@ -356,44 +537,6 @@ def test_a_missing_table_or_row_is_one_line(tmp_path):
     _tables(tmp_path, "someone")
     with pytest.raises(InputError, match="no row with encoder 'm'"):
         profile_rows(tmp_path, model="m", name="m", scale="demo", families=["tre"])
-
-
-# ------------------------------------------------------------------ compare
-
-
-def _profile(tmp_path: Path, name: str, model: str, families: list[str], scale: str = "demo") -> Path:
-    run = tmp_path / name
-    _tables(run, name)
-    profile = profile_rows(run, model=model, name=name, scale=scale, families=families)
-    write_profile(profile, run / "results", f"profile of {name}")
-    return run
-
-
-def test_compare_puts_profiles_side_by_side_with_missing_blank(tmp_path):
-    a = _profile(tmp_path, "a", "/m/a", ["pss", "tre"])
-    b = _profile(tmp_path, "b", "bert-base-uncased", ["tre"], scale="paper")
-    assert (a / "results" / "profile.html").read_text(encoding="utf-8").count("<tr") >= 6
-    table = compare_profiles([read_profile(a), read_profile(b)])
-    assert list(table.columns) == [*COMPARE_COLUMNS, "a [demo]", "b [paper]", "b [published]"]
-    pss = table[table["family"] == "pss"]
-    assert len(pss) == 4 and pss["b [paper]"].isna().all(), "a family b has no run for is blank"
-    assert not (table.fillna(1) == 0).any().any()
-    wns = table[table["measure"] == "Spearman rho of TRE with WNS"].iloc[0]
-    assert wns["a [demo]"] == -0.3 and wns["b [published]"] == -0.1997
-    compare_figure(table, tmp_path / "compare.png")
-    assert (tmp_path / "compare.png").read_bytes()[:4] == b"\x89PNG"
-    with pytest.raises(InputError, match="same model name"):
-        compare_profiles([read_profile(a), read_profile(a)])
-    with pytest.raises(InputError, match="no profile here"):
-        read_profile(tmp_path / "nowhere")
-
-
-def test_compare_keeps_a_measure_only_one_model_has(tmp_path):
-    a = read_profile(_profile(tmp_path, "a", "/m/a", ["tre"]))
-    b = read_profile(_profile(tmp_path, "b", "/m/b", ["pss"]))
-    table = compare_profiles([a, b])
-    assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 5, "families in profile order"
-    assert math.isnan(table.loc[table["family"] == "tre", "b [demo]"].iloc[0])
 
 
 def test_an_nli_classifier_gets_plane_nli_transfer_with_the_papers_value(tmp_path):
@@ -410,3 +553,103 @@ def test_an_nli_classifier_gets_plane_nli_transfer_with_the_papers_value(tmp_pat
     assert _value(profile, "plane", "NLI transfer F1", "class O", "paper_value") == 31.1
     assert _value(profile, "plane", "NLI transfer F1", "class S", "paper_value") == 58.8
     assert "two-shot prompting F1" not in set(profile["measure"]), "no prompting for a model that is no masked LM"
+
+
+# ------------------------------------------------------------------ read and compare
+
+
+def _profile(tmp_path: Path, name: str, model: str, families: list[str], scale: str = "demo") -> Path:
+    run = tmp_path / name
+    _tables(run, name)
+    profile = profile_rows(run, model=model, name=name, scale=scale, families=families)
+    write_profile(profile, run / "results", f"profile of {name}")
+    return run
+
+
+def test_a_profile_reads_back_with_every_column(tmp_path):
+    run = _profile(tmp_path, "a", "/m/a", ["noncompsst", "pss"])
+    profile = read_profile(run)
+    assert tuple(profile.columns) == PROFILE_COLUMNS
+    row = profile[profile["measure"] == "r with MAXABS"].iloc[0]
+    assert (row["n"], row["sd_over"], row["baseline"], row["unit"]) == ("3", "seeds", "0.0000", "r")
+    assert row["ci_low"] == "-0.0667" and row["sd"] == "" and row["flag"] == ""
+
+
+def test_an_old_profile_without_the_new_columns_is_one_line(tmp_path):
+    old = tmp_path / "profile.tsv"
+    old.write_text(
+        "model\tfamily\tmeasure\tsetting\tvalue\tpaper_value\tpaper_source\tscale\nm\tpss\tPSS\tx\t1\t\t\tdemo\n"
+    )
+    with pytest.raises(
+        InputError, match="the profile predates the column\\(s\\) sd, n, sd_over.*re-run 'natcomp evaluate'"
+    ):
+        read_profile(old)
+
+
+def test_compare_puts_profiles_side_by_side_with_missing_blank(tmp_path):
+    a = _profile(tmp_path, "a", "/m/a", ["pss", "tre"])
+    b = _profile(tmp_path, "b", "bert-base-uncased", ["tre"], scale="paper")
+    assert (a / "results" / "profile.html").read_text(encoding="utf-8").count("<tr") >= 6
+    table = compare_profiles([read_profile(a), read_profile(b)])
+    block = ["sd", "n", "baseline", "flag", "note"]
+    assert list(table.columns) == [
+        *COMPARE_ROW_COLUMNS,
+        "a [demo]",
+        *(f"a {column}" for column in block),
+        "b [paper]",
+        *(f"b {column}" for column in block),
+        "b [published]",
+    ]
+    pss = table[table["family"] == "pss"]
+    assert len(pss) == 4 and pss["b [paper]"].isna().all(), "a family b has no run for is blank"
+    assert pss["b n"].isna().all() and (pss["b flag"] == "").all() and (pss["b note"] == "").all()
+    assert set(pss["unit"]) == {"%"} and set(pss["direction"]) == {"higher is more compositional"}
+    assert list(pss["a baseline"]) == [80.0, 80.0, 90.0, 90.0]
+    numbers = table[[column for column in table.columns if column.endswith(("]", " n", " baseline"))]]
+    assert not (numbers.fillna(1) == 0).any().any()
+    wns = table[(table["measure"] == "Spearman rho of TRE with WNS") & (table["setting"] == "paper")].iloc[0]
+    assert wns["a [demo]"] == -0.3 and wns["b [published]"] == -0.1997 and wns["a baseline"] == -0.28
+    assert wns["unit"] == "rho" and wns["direction"] == "lower is more compositional" and wns["b n"] == 1
+    compare_figure(pd.concat([read_profile(a), read_profile(b)]), tmp_path / "compare.png")
+    assert (tmp_path / "compare.png").read_bytes()[:4] == b"\x89PNG"
+    with pytest.raises(InputError, match="same model name"):
+        compare_profiles([read_profile(a), read_profile(a)])
+    with pytest.raises(InputError, match="no profile here"):
+        read_profile(tmp_path / "nowhere")
+
+
+def test_compare_carries_sd_n_and_the_flag_of_each_model(tmp_path):
+    a = _profile(tmp_path, "a", "/m/a", ["noncompsst", "plane"])
+    run = tmp_path / "b"
+    _tables(run, "b")
+    write_tsv(
+        run / "results" / "tables" / "noncompsst" / "models.tsv",
+        [{"model": "b", "r_MAXABS": "", "f1_top67": 0.5, "f1_top67_sd": 0.1, "seeds": 2, "n_MAXABS": 40}],
+    )
+    write_profile(profile_rows(run, model="b", name="b", scale="demo", families=["noncompsst"]), run / "results", "b")
+    table = compare_profiles([read_profile(a), read_profile(run)]).set_index(["measure", "setting"])
+    r = table.loc[("r with MAXABS", "all rated phrases")]
+    assert math.isnan(r["b [demo]"]) and r["b flag"] == "undefined" and r["b note"].startswith("constant predictions")
+    assert r["a [demo]"] == 0.25 and r["a flag"] == "" and r["a n"] == 3 and r["b n"] == 2
+    f1 = table.loc[("F1 on the top phrases", "top 67")]
+    assert (f1["a sd"], f1["b sd"]) == pytest.approx((5.0, 10.0))
+    tuned = table.loc[("fine-tuning accuracy", "one_it own")]
+    assert tuned["a n"] == 3 and tuned["a baseline"] == pytest.approx(55.0) and pd.isna(tuned["b n"])
+
+
+def test_compare_keeps_a_measure_only_one_model_has(tmp_path):
+    a = read_profile(_profile(tmp_path, "a", "/m/a", ["tre"]))
+    b = read_profile(_profile(tmp_path, "b", "/m/b", ["pss"]))
+    table = compare_profiles([a, b])
+    assert table["family"].tolist() == ["pss"] * 4 + ["tre"] * 4, "families in profile order"
+    assert math.isnan(table.loc[table["family"] == "tre", "b [demo]"].iloc[0])
+
+
+def test_a_family_table_older_than_the_profiles_columns_is_one_line(tmp_path):
+    _tables(tmp_path, "m")
+    write_tsv(
+        tmp_path / "results" / "tables" / "plane" / "table5_nli.tsv",
+        [{"model": "m", "class": "O", "f1": 20.0, "items": 10}],
+    )
+    with pytest.raises(InputError, match="table5_nli.tsv: the table predates the column\\(s\\) chance_f1: delete it"):
+        profile_rows(tmp_path, model="m", name="m", scale="demo", families=["plane"], plane_roles={"nli": True})

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from natcomp.profile.table import DIRECTIONS, PROFILE_COLUMNS
+
 REPO = Path(__file__).resolve().parents[1]
 pytestmark = pytest.mark.workflow
 
@@ -223,17 +225,29 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
     rows = [dict(zip(header, line.split("\t"))) for line in profile[1:]]
     assert {row["family"] for row in rows} == {"noncompsst", "plane", "pss", "tre"}
     assert {row["scale"] for row in rows} == {"demo"}
+    assert tuple(header) == PROFILE_COLUMNS
     measures = {(row["family"], row["measure"]) for row in rows}
-    assert ("pss", "relative PSS") in measures and (
-        "tre",
-        "Spearman rho of TRE with WNS (random-vector baseline)",
-    ) in measures
+    assert ("pss", "relative PSS") in measures and ("tre", "Spearman rho of TRE with WNS") in measures
     assert ("noncompsst", "r with MAXABS") in measures and ("plane", "fine-tuning accuracy") in measures
-    pss = [float(row["value"]) for row in rows if row["measure"] == "PSS"]
-    assert len(pss) == 4 and all(0 <= value <= 100 for value in pss)
+    assert all(row["direction"] in DIRECTIONS and row["unit"] in ("%", "r", "rho") for row in rows)
+    assert all(row["n"] for row in rows), "every row says how many runs its value is over"
+    for row in rows:
+        assert (row["value"] == "") == (row["flag"] == "undefined"), row
+        assert row["flag"] == "" or row["note"], row
+    pss = [row for row in rows if row["measure"] == "PSS"]
+    assert len(pss) == 4 and all(0 <= float(row["value"]) <= 100 and float(row["baseline"]) > 0 for row in pss)
+    tuned = next(row for row in rows if row["measure"] == "fine-tuning accuracy")
+    assert 0 < float(tuned["baseline"]) <= 100 and tuned["sd_over"] == "split seeds", "chance in percent"
+    r = next(row for row in rows if row["measure"] == "r with MAXABS")
+    assert r["n"] == "2" and r["baseline"] != "" and (r["ci_low"] != "" or r["flag"] == "undefined")
+    wns = next(row for row in rows if row["measure"] == "Spearman rho of TRE with WNS")
+    assert wns["baseline"] != "" and wns["baseline2"] != "" and wns["p_value"] != ""
     assert (run / "results" / "profile.html").is_file()
     compared = natcomp("compare", str(run), "--output", str(tmp_path / "compare.tsv"), cwd=tmp_path)
     assert compared.returncode == 0, compared.stderr[-2000:]
+    compare_header = (tmp_path / "compare.tsv").read_text().splitlines()[0].split("\t")
+    assert compare_header[:5] == ["family", "measure", "setting", "unit", "direction"]
+    assert "tiny-encoder sd" in compare_header and "tiny-encoder baseline" in compare_header
     assert (tmp_path / "compare.png").is_file()
 
     # a dry run in the finished run folder: nothing remains to be done, no file changes (but

@@ -3,6 +3,7 @@ families the page has and that every final table is an HTML table of the report.
 
 from __future__ import annotations
 
+import html
 import re
 import subprocess
 import sys
@@ -12,7 +13,15 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from natcomp.summary import FamilySection, long_form, run_scale, run_settings, summary_page, write_summary
+from natcomp.summary import (
+    FamilySection,
+    long_form,
+    run_scale,
+    run_settings,
+    short_signatures,
+    summary_page,
+    write_summary,
+)
 from natcomp.tsv import read_tsv, write_tsv
 
 REPO = Path(__file__).resolve().parents[1]
@@ -66,6 +75,71 @@ def test_the_page_has_a_section_per_family_its_scale_tables_figures_and_the_conf
         {"family": "pss", "scale": "demo", "table": "table1", "row": "random", "column": "pss", "value": "0.0100"},
         {"family": "tre", "scale": "paper", "table": "table2", "row": "dev", "column": "rho", "value": "-0.5880"},
     ]
+
+
+DECODE = "ckpt:{}|beam:5|maxlen:1.2*src+10|bpe:4c3d2f7d48b5|tok:moses-en|prec:fp32"
+PRETRAINED = "hf:605508a12f4e0ad3|family:marian|beam:5|maxnew:256|maxlen:1.2*src+10|lang:en-nl|prec:fp32"
+SACREBLEU = "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0"
+
+
+def bleu_sections(tmp_path: Path) -> list[FamilySection]:
+    """Two families at demo scale, one with a BLEU table whose rows differ in their checkpoint."""
+    write_tsv(
+        tmp_path / "bleu.tsv",
+        pd.DataFrame(
+            {
+                "system": ["trained", "trained", "tiny-marian"],
+                "split": ["dev", "devtest", "dev"],
+                "bleu_sacrebleu": ["56.31", "54.93", "73.57"],
+                "sacrebleu_signature": [SACREBLEU] * 3,
+                "decode_signature": [DECODE.format("d592f092117c26b6"), DECODE.format("8273e41a5b92affb"), PRETRAINED],
+            }
+        ),
+    )
+    write_tsv(tmp_path / "table1.tsv", pd.DataFrame({"encoder": ["minilm"], "pss": ["0.1234"]}))
+    return [
+        FamilySection("mt", "demo", tables=[("BLEU", str(tmp_path / "bleu.tsv"))], settings="demo scale; mt"),
+        FamilySection("pss", "demo", tables=[("PSS", str(tmp_path / "table1.tsv"))], settings="demo scale; pss"),
+    ]
+
+
+def test_the_page_is_short_config_folded_one_banner_signatures_shortened(tmp_path):
+    config = "run_name: demo\n" + "".join(f"key{number}: {number}\n" for number in range(200))
+    (tmp_path / "config.yaml").write_text(config, encoding="utf-8")
+    write_summary(bleu_sections(tmp_path), tmp_path / "config.yaml", tmp_path / "s.html", tmp_path / "s.tsv")
+    page = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert "<script" not in page.lower() and "onclick" not in page.lower(), "no JavaScript"
+    folded = re.search(r"<details[^>]*><summary>[^<]*</summary>\s*<pre>(.*?)</pre>\s*</details>", page, re.S)
+    assert folded and "key199: 199" in folded.group(1), "the whole config, folded in <details>"
+    assert page.count("key199: 199") == 1, "the config once, only inside <details>"
+    assert page.count("Demo scale:") == 1, "the demo-scale banner once, not once per family"
+    assert page.index("Demo scale:") < page.index('<h2 id="mt">'), "at the top"
+    assert page.count("This run: demo scale; ") == 2, "each family's own settings stay"
+    # the decode signatures differ only in their checkpoint: the page shows that, the whole is the title
+    cells = re.findall(r'<td><span title="([^"]*)">([^<]*)</span></td>', page)
+    decode = [(html.unescape(whole), shown) for whole, shown in cells if "beam:5" in html.unescape(whole)]
+    assert decode == [
+        (DECODE.format("d592f092117c26b6"), "ckpt:d592f092117c26b6|\N{HORIZONTAL ELLIPSIS}"),
+        (DECODE.format("8273e41a5b92affb"), "ckpt:8273e41a5b92affb|\N{HORIZONTAL ELLIPSIS}"),
+        (PRETRAINED, "hf:605508a12f4e0ad3|\N{HORIZONTAL ELLIPSIS}"),
+    ]
+    assert ">" + DECODE.format("d592f092117c26b6") not in page and ">" + SACREBLEU + "<" not in page
+    # the TSV keeps every signature whole (in the row labels of the numbers)
+    rows = set(read_tsv(tmp_path / "s.tsv")["row"])
+    assert f"trained / dev / {SACREBLEU} / {DECODE.format('d592f092117c26b6')}" in rows
+    assert f"tiny-marian / dev / {SACREBLEU} / {PRETRAINED}" in rows
+
+
+def test_a_run_at_two_scales_names_the_families_of_each_banner(tmp_path):
+    page, _ = summary_page(sections(tmp_path), "run_name: demo\n")
+    assert page.count("Demo scale:") == 1 and page.count("Paper scale:") == 1
+    assert "PSS: Demo scale:" in page and "TRE: Paper scale:" in page
+
+
+def test_short_signatures_keep_the_first_field_and_the_fields_that_differ():
+    cells = ["ckpt:a|beam:5|prec:fp32", "ckpt:b|beam:4|prec:fp32", "", "hf:c|beam:5|prec:fp32"]
+    assert short_signatures(cells) == ["ckpt:a|beam:5|\u2026", "ckpt:b|beam:4|\u2026", "", "hf:c|beam:5|\u2026"]
+    assert short_signatures(["moses:nl"]) == ["moses:nl"], "nothing left out: no ellipsis"
 
 
 def test_write_summary_writes_both_files(tmp_path):

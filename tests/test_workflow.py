@@ -91,7 +91,7 @@ def test_a_disabled_family_adds_no_job(tmp_path):
 
 
 def test_a_family_is_switched_off_from_the_command_line():
-    """The documented form (README, "Switching families off"): --config FAMILY='{enabled: false}'."""
+    """The documented form (docs/running.md, "Switching families off"): --config FAMILY='{enabled: false}'."""
     jobs = dry_run_jobs("--config", "plane={enabled: false}", "tre={enabled: False}")
     assert not [rule for rule in jobs if rule.startswith(("plane_", "tre_"))], jobs
     assert [rule for rule in jobs if rule.startswith("pss_")], "the other families still run"

@@ -50,9 +50,10 @@ def numeric_columns(table: pd.DataFrame) -> list[str]:
     return numeric
 
 
-def table_fragment(table: pd.DataFrame, table_id: str) -> str:
+def table_fragment(table: pd.DataFrame, table_id: str, *, escape: bool = True) -> str:
     """``table`` as an HTML ``<table id=table_id>`` with its own right alignment of the
-    numeric columns (a ``<style>`` scoped to the id, so several tables share a page)."""
+    numeric columns (a ``<style>`` scoped to the id, so several tables share a page).
+    ``escape=False`` takes cells and column names as HTML the caller has escaped."""
     numeric = set(numeric_columns(table))
     # Right-align numeric columns by position: compact where a table has thousands of rows.
     alignment = "\n".join(
@@ -60,7 +61,7 @@ def table_fragment(table: pd.DataFrame, table_id: str) -> str:
         for position, column in enumerate(table.columns, start=1)
         if column in numeric
     )
-    body = table.to_html(index=False, na_rep="", classes="natcomp", border=0, escape=True, table_id=table_id)
+    body = table.to_html(index=False, na_rep="", classes="natcomp", border=0, escape=escape, table_id=table_id)
     return f"<style>\n{alignment}\n</style>\n{body}\n"
 
 

@@ -1,10 +1,14 @@
 """One static page per run: ``results/summary.html`` and ``results/summary.tsv``.
 
 A page a user can open or mail: no JavaScript, every figure embedded, per family its
-headline tables (with the papers' values where the tables carry them), its figures, the
-scale it ran at and what that scale does and does not show; then the configuration the run
-used. ``summary.tsv`` holds every number of those tables in long form (family, table, row,
-column, value). The Snakemake report lists the page; the page links the report.
+headline tables (with the papers' values where the tables carry them), its figures and the
+scale it ran at; what a scale does and does not show is said once, at the top; the
+configuration the run used comes last, folded in a ``<details>`` element (opened without
+JavaScript). Signatures (``*_signature`` columns: how BLEU was scored, how a model decoded)
+show on the page only the fields that tell the rows apart, the whole in the cell's title;
+``summary.tsv`` holds every number of those tables in long form (family, table, row,
+column, value), its row labels with the whole signatures. The Snakemake report lists the
+page; the page links the report.
 """
 
 from __future__ import annotations
@@ -23,7 +27,7 @@ from natcomp.report_table import STYLE, download_link, numeric_columns, table_fr
 from natcomp.runs import workflow_built
 from natcomp.tsv import read_tsv, write_tsv
 
-#: the papers behind the families, as the README names them
+#: the papers behind the families, as the README and docs/index.md name them
 PAPERS = {
     "mt": "Dankers, Bruni & Hupkes (2022), The paradox of the compositionality of natural language: "
     "a neural machine translation case study (ACL)",
@@ -51,6 +55,11 @@ SCALE_NOTES = {
     ),
 }
 SUMMARY_COLUMNS = ["family", "scale", "table", "row", "column", "value"]
+#: a column whose name ends so holds signatures: ``field|field|...`` (``key:value`` fields)
+SIGNATURE_SUFFIX = "_signature"
+SIGNATURE_SEPARATOR = "|"
+#: ends a signature shortened on the page
+SHORTENED = SIGNATURE_SEPARATOR + "\N{HORIZONTAL ELLIPSIS}"
 
 
 @dataclass
@@ -170,6 +179,51 @@ def long_form(table: pd.DataFrame, family: str, scale: str, name: str) -> pd.Dat
     return pd.DataFrame.from_records(records, columns=SUMMARY_COLUMNS)
 
 
+def short_signatures(cells: Sequence[str]) -> list[str]:
+    """The signatures of one column as the page shows them: each cell's first field (what
+    scored or decoded: a checkpoint's or model's hash, a scorer) and every field whose key has
+    more than one value in the column, then ``|…`` where fields were left out. A decode
+    signature of 90 characters becomes ``ckpt:d592f092117c26b6|…`` when the rows differ only
+    in their checkpoint; the whole stays in the cell's title."""
+    fields = [cell.split(SIGNATURE_SEPARATOR) if cell else [] for cell in cells]
+    values: dict[str, set[str]] = {}
+    for parts in fields:
+        for part in parts:
+            values.setdefault(part.partition(":")[0], set()).add(part)
+    shown = []
+    for parts in fields:
+        kept = [part for index, part in enumerate(parts) if index == 0 or len(values[part.partition(":")[0]]) > 1]
+        shown.append(SIGNATURE_SEPARATOR.join(kept) + (SHORTENED if len(kept) < len(parts) else ""))
+    return shown
+
+
+def page_table(table: pd.DataFrame, table_id: str) -> str:
+    """``table`` as the page shows it: every cell as written, but signature columns shortened
+    (:func:`short_signatures`) with the whole signature in the cell's ``title``."""
+    shown = table.map(lambda value: html.escape("" if pd.isna(value) else str(value)))
+    for column in table.columns:
+        if str(column).endswith(SIGNATURE_SUFFIX):
+            whole = ["" if pd.isna(value) else str(value) for value in table[column]]
+            shown[column] = [
+                f'<span title="{html.escape(cell)}">{html.escape(short)}</span>' if cell else ""
+                for cell, short in zip(whole, short_signatures(whole))
+            ]
+    shown.columns = [html.escape(str(column)) for column in table.columns]
+    return table_fragment(shown, table_id, escape=False)
+
+
+def scale_banners(sections: Sequence[FamilySection]) -> str:
+    """What each scale of the run shows, once per scale (not once per family); where the
+    families ran at different scales, each note names its families."""
+    scales = list(dict.fromkeys(section.scale for section in sections))
+    banners = []
+    for scale in scales:
+        families = [FAMILY_NAMES.get(section.family, section.family) for section in sections if section.scale == scale]
+        which = f"{', '.join(families)}: " if len(scales) > 1 else ""
+        banners.append(f'<p class="scale {scale}">{html.escape(which + SCALE_NOTES[scale])}</p>')
+    return "\n".join(banners)
+
+
 def _image(path: str) -> str:
     encoded = base64.b64encode(Path(path).read_bytes()).decode("ascii")
     return f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(Path(path).name)}">'
@@ -189,7 +243,6 @@ def summary_page(
         name = FAMILY_NAMES.get(section.family, section.family)
         parts.append(f'<h2 id="{section.family}">{html.escape(name)}</h2>')
         parts.append(f"<p class=paper>{html.escape(PAPERS.get(section.family, ''))}</p>")
-        parts.append(f'<p class="scale {section.scale}">{html.escape(SCALE_NOTES[section.scale])}</p>')
         if section.settings:
             parts.append(f"<p class=settings>This run: {html.escape(section.settings)}</p>")
         for index, (title, path) in enumerate(section.tables):
@@ -199,7 +252,12 @@ def summary_page(
             if any(column.startswith(PAPER_PREFIX) for column in table.columns):
                 parts.append("<p>Columns named paper_&lt;column&gt; hold the paper's published value of that cell.</p>")
             parts.append(download_link(Path(path).name, Path(path).read_bytes(), len(table)))
-            parts.append(table_fragment(table, table_id))
+            if any(str(column).endswith(SIGNATURE_SUFFIX) for column in table.columns):
+                parts.append(
+                    "<p>Signatures show the fields that differ between rows; the whole signature is in "
+                    "the cell's tooltip, the TSV and summary.tsv.</p>"
+                )
+            parts.append(page_table(table, table_id))
             numbers.append(long_form(table, section.family, section.scale, Path(path).stem))
         for title, path in section.figures:
             parts.append(f"<figure>{_image(path)}<figcaption>{html.escape(title)}</figcaption></figure>")
@@ -208,13 +266,17 @@ def summary_page(
     page = (
         '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n<title>natcomp: summary of this run</title>\n'
         f"<style>\n{STYLE}h2 {{ margin-top: 2em; }} img {{ max-width: 100%; }} p.scale {{ background: #fff6d8; "
-        "padding: 6px; }} pre { background: #f6f6f6; padding: 8px; overflow: auto; }\n</style>\n</head>\n<body>\n"
+        "padding: 6px; }} pre { background: #f6f6f6; padding: 8px; overflow: auto; } "
+        "details > summary { font-size: 1.2em; font-weight: bold; margin-top: 2em; cursor: pointer; }\n"
+        "</style>\n</head>\n<body>\n"
         "<h1>natcomp: summary of this run</h1>\n"
         f"<p>The headline tables and figures of every family this run enabled. The full report, with every table, "
         f'figure, caption and the workflow\'s rules, is <a href="{html.escape(report_name)}">{html.escape(report_name)}</a> '
         "in the same folder; every number here is also in summary.tsv.</p>\n"
-        f"<ul>{contents}</ul>\n" + "\n".join(parts) + "\n<h2>The configuration this run used</h2>\n"
-        f"<pre>{html.escape(config_text)}</pre>\n</body>\n</html>\n"
+        f"{scale_banners(sections)}\n<ul>{contents}</ul>\n" + "\n".join(parts) + "\n"
+        f'<details id="config"><summary>The configuration this run used ({len(config_text.splitlines())} lines; '
+        "click to open)</summary>\n"
+        f"<pre>{html.escape(config_text)}</pre>\n</details>\n</body>\n</html>\n"
     )
     table = pd.concat(numbers, ignore_index=True) if numbers else pd.DataFrame(columns=SUMMARY_COLUMNS)
     return page, table

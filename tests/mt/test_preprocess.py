@@ -25,7 +25,7 @@ def test_moses_tokenisation_english_and_dutch():
 def test_detokenise_inverts_tokenise():
     for sentence, lang in [("The poet's king, sadly, left.", "en"), ('Het kind zegt: "Dag!"', "nl")]:
         assert detokenise(tokenise(sentence, lang), lang) == sentence
-    # A known sacremoses limitation: Dutch plural "'s" is not re-attached (see README).
+    # A known sacremoses limitation: Dutch plural "'s" is not re-attached (see docs/mt.md).
     assert detokenise(tokenise("De auto's rijden.", "nl"), "nl") == "De auto 's rijden."
 
 

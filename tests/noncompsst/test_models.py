@@ -496,7 +496,7 @@ def test_tables_and_figure(tmp_path):
     phrases, human = _phrases_and_human()
     ratings = compute_ratings(phrases, human)
     table = models_table([{"model": "m", "sst7_f1": 0.4, "r_MAX": 0.3}], top_k=67)
-    assert list(table.columns)[-2:] == ["f1_top67", "f1_top67_sd"] and math.isnan(table["r_ALL"][0])
+    assert list(table.columns)[-4:-2] == ["f1_top67", "f1_top67_sd"] and math.isnan(table["r_ALL"][0])
     top = top_phrases(phrases, ratings, human, n=2)
     assert list(top["subphrase_a"]) == ["a0 x", "a5 x"] or list(top["max_rating"].abs()) == sorted(
         top["max_rating"].abs(), reverse=True
@@ -505,6 +505,18 @@ def test_tables_and_figure(tmp_path):
     sentiments = {p.left_clean: 1.0 for p in phrases} | {p.right_clean: 5.0 for p in phrases}
     data = maxabs_figure(phrases, ratings, sentiments, tmp_path / "figure.png")
     assert len(data) == 6 and (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_models_table_counts_the_seeds_and_the_phrases_r_is_over():
+    """The profile's n (seeds) and r's Fisher-z interval (phrases) are read from these columns."""
+    rows = [
+        {"model": "a", "r_MAXABS": 0.3, "seeds": 3.0, "n_MAXABS": 259.0},
+        {"model": "b", "r_MAXABS": 0.1, "seeds": 2.0, "n_MAXABS": 40.0},
+    ]
+    table = models_table(rows, top_k=40)
+    assert list(table.columns)[-2:] == ["seeds", "n_MAXABS"]
+    assert table["seeds"].tolist() == [3, 2] and table["n_MAXABS"].tolist() == [259, 40]
+    assert str(table["seeds"].dtype) == "Int64", "written as whole numbers"
 
 
 def test_top_phrases_name_the_sentiment_model_and_say_when_only_maxabs_exists():

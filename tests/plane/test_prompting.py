@@ -274,3 +274,5 @@ def test_table8_mean_and_sd_over_templates_and_the_average_row():
     sds = table.loc[["I", "S", "O"], "f1_sd"]
     assert table.loc["Average", "f1_mean"] == pytest.approx(means.mean())
     assert table.loc["Average", "f1_sd"] == pytest.approx(sds.mean())
+    # every gold label is "yes": the constant answer "yes" scores 100 in each class
+    assert list(table["chance_f1"]) == [100.0] * 4

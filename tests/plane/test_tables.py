@@ -89,3 +89,24 @@ def test_table5_f1_per_class_over_its_items_and_the_average_of_the_classes():
     assert m.loc["Average", "f1"] == pytest.approx((100 + 50 + 100 * 8 / 15) / 3)
     n = table[table["model"] == "n"]
     assert list(n["f1"]) == [100.0] * 4
+
+
+def test_chance_f1_is_the_best_constant_answer_on_the_same_gold_labels():
+    from natcomp.plane.scoring import chance_f1, f1
+
+    # two "no" and one "yes": always "no" scores 2/3 * 80 = 53.3; always "yes" 1/3 * 50 = 16.7
+    assert chance_f1([1, 0, 0]) == pytest.approx(100 * 8 / 15) == pytest.approx(f1([1, 0, 0], [0, 0, 0]))
+    assert chance_f1([1, 1, 1]) == 100.0, "one label: the constant answer is right on every item"
+    assert chance_f1([0, 1]) == pytest.approx(100 / 3)
+    assert np.isnan(chance_f1([]))
+
+
+def test_table4_and_table5_carry_the_chance_f1_of_their_items():
+    m = table5(nli_predictions()).set_index(["model", "class"]).loc["m"]
+    # I all "yes": 100; S two of each: 33.3; O four "no", two "yes": 53.3 (what m's all-"no" got)
+    assert list(m["chance_f1"][:3]) == pytest.approx([100.0, 100 / 3, 100 * 8 / 15])
+    assert m.loc["Average", "chance_f1"] == pytest.approx((100 + 100 / 3 + 100 * 8 / 15) / 3)
+    prompting = table4(prompting_predictions()).set_index(["model", "class"])
+    assert list(prompting.loc["m", "chance_f1"][:3]) == pytest.approx([100.0, 100 / 3, 100 / 3])
+    # Average: the mean over the 10 cells as f1_mean is (60.0), not over the class means (55.6)
+    assert prompting.loc[("m", "Average"), "chance_f1"] == pytest.approx(60.0)

@@ -47,6 +47,8 @@ from natcomp.hf.models import (  # noqa: E402
     resolve_model,
     save_model,
     set_threads,
+    offline_model_routes,
+    shipped_model_ids,
     shipped_model_path,
     words_for_vocabulary,
 )
@@ -105,6 +107,8 @@ __all__ = [
     "resolve_model",
     "save_model",
     "set_threads",
+    "offline_model_routes",
+    "shipped_model_ids",
     "shipped_model_path",
     "single_token_id",
     "tokenize",

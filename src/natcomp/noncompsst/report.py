@@ -50,15 +50,22 @@ MODEL_COLUMNS = [
 ]
 
 
+#: counts the profile needs to judge a row: the seeds whose predictions were averaged, and
+#: the rated phrases r with MAXABS is over (its Fisher-z interval and p-value follow from r and it)
+COUNT_COLUMNS = ["seeds", "n_MAXABS"]
+
+
 def models_table(rows: Sequence[Mapping[str, object]], top_k: int) -> pd.DataFrame:
     """Table 2's layout: one row per model; SST-7 F1 (mean, sd over seeds), Pearson r per
     variant, F1 on all and top-k phrases (mean and sd over seeds; sd empty with
-    ``f1_seeds: seed_mean``)."""
-    columns = MODEL_COLUMNS + [f"f1_top{top_k}", f"f1_top{top_k}_sd"]
+    ``f1_seeds: seed_mean``), then the number of seeds and of phrases r with MAXABS is over."""
+    columns = MODEL_COLUMNS + [f"f1_top{top_k}", f"f1_top{top_k}_sd", *COUNT_COLUMNS]
     table = pd.DataFrame(list(rows))
     for column in columns:
         if column not in table:
             table[column] = float("nan")
+    for column in COUNT_COLUMNS:
+        table[column] = pd.to_numeric(table[column], errors="coerce").round().astype("Int64")
     return table[columns]
 
 

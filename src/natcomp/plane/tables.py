@@ -12,19 +12,31 @@ from natcomp.plane.scoring import f1_table, mean_sd
 def table4(predictions: pd.DataFrame) -> pd.DataFrame:
     """Table 4 analogue: per model and class, mean and sd of F1 over template x verbaliser
     (F1 over all ITs and premise orders of the class), plus an ``Average`` row per model
-    (mean and sd over all template x verbaliser x class cells)."""
+    (mean and sd over all template x verbaliser x class cells); ``chance_f1``: the mean over
+    the same cells of the best constant answer's F1 (:func:`natcomp.plane.scoring.chance_f1`)."""
     cells = f1_table(predictions, ["model", "template", "verbaliser", "class"])
     rows = []
     for model, group in cells.groupby("model", sort=False):
         for cls in [*CLASSES, "Average"]:
             values = group["f1"] if cls == "Average" else group.loc[group["class"] == cls, "f1"]
             mean, sd = mean_sd(values)
-            rows.append({"model": model, "class": cls, "f1_mean": mean, "f1_sd": sd, "cells": len(values)})
+            chance = group["chance_f1"] if cls == "Average" else group.loc[group["class"] == cls, "chance_f1"]
+            rows.append(
+                {
+                    "model": model,
+                    "class": cls,
+                    "f1_mean": mean,
+                    "f1_sd": sd,
+                    "cells": len(values),
+                    "chance_f1": float(chance.mean()),
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def table5(predictions: pd.DataFrame) -> pd.DataFrame:
-    """Table 5 analogue: F1 per model and class, and the mean over the classes (``Average``)."""
+    """Table 5 analogue: F1 per model and class, and the mean over the classes (``Average``),
+    each with the chance F1 of the same items (the mean of the classes' for ``Average``)."""
     cells = f1_table(predictions, ["model", "class"])
     rows = []
     for model, group in cells.groupby("model", sort=False):
@@ -36,10 +48,17 @@ def table5(predictions: pd.DataFrame) -> pd.DataFrame:
                     "class": cls,
                     "f1": float(cell["f1"].iloc[0]) if len(cell) else np.nan,
                     "items": int(cell["items"].iloc[0]) if len(cell) else 0,
+                    "chance_f1": float(cell["chance_f1"].iloc[0]) if len(cell) else np.nan,
                 }
             )
         rows.append(
-            {"model": model, "class": "Average", "f1": float(group["f1"].mean()), "items": int(group["items"].sum())}
+            {
+                "model": model,
+                "class": "Average",
+                "f1": float(group["f1"].mean()),
+                "items": int(group["items"].sum()),
+                "chance_f1": float(group["chance_f1"].mean()),
+            }
         )
     return pd.DataFrame(rows)
 
@@ -105,18 +124,29 @@ def table8(predictions: pd.DataFrame) -> pd.DataFrame:
         for cls in CLASSES:
             values = group.loc[group["class"] == cls, "f1"]
             mean, sd = mean_sd(values)
-            per_class.append((mean, sd))
-            rows.append({"model": model, "class": cls, "f1_mean": mean, "f1_sd": sd, "templates": len(values)})
+            chance = float(group.loc[group["class"] == cls, "chance_f1"].mean())
+            per_class.append((mean, sd, chance))
+            rows.append(
+                {
+                    "model": model,
+                    "class": cls,
+                    "f1_mean": mean,
+                    "f1_sd": sd,
+                    "templates": len(values),
+                    "chance_f1": chance,
+                }
+            )
         rows.append(
             {
                 "model": model,
                 "class": "Average",
-                "f1_mean": float(np.mean([m for m, _ in per_class])),
-                "f1_sd": float(np.mean([s for _, s in per_class])),
+                "f1_mean": float(np.mean([m for m, _, _ in per_class])),
+                "f1_sd": float(np.mean([s for _, s, _ in per_class])),
                 "templates": int(group["template"].nunique()),
+                "chance_f1": float(np.mean([c for _, _, c in per_class])),
             }
         )
-    return pd.DataFrame(rows, columns=["model", "class", "f1_mean", "f1_sd", "templates"])
+    return pd.DataFrame(rows, columns=["model", "class", "f1_mean", "f1_sd", "templates", "chance_f1"])
 
 
 def length_table(results: pd.DataFrame) -> pd.DataFrame:

@@ -261,7 +261,8 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
     import yaml
 
     from natcomp.profile import runconfig
-    from natcomp.profile.table import profile_rows, write_profile
+    from natcomp.profile.render import write_profile
+    from natcomp.profile.table import profile_rows
 
     record_path = Path(directory) / runconfig.RUN_FILE
     try:
@@ -308,12 +309,17 @@ def _add_compare(subparsers) -> None:
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
-    from natcomp.profile.table import compare_figure, compare_profiles, read_profile
+    import pandas as pd
+
+    from natcomp.profile.render import compare_figure
+    from natcomp.profile.table import compare_profiles, read_profile
     from natcomp.tsv import write_tsv
 
-    table = compare_profiles([read_profile(run) for run in args.runs])
+    profiles = [read_profile(run) for run in args.runs]
+    table = compare_profiles(profiles)
     figure = args.figure or args.output.with_suffix(".png")
     write_tsv(args.output, table, float_format="%.4f")
-    compare_figure(table, figure)
+    # the figure is drawn from the long rows (sd, baseline, flag per row), not the wide table
+    compare_figure(pd.concat(profiles, ignore_index=True), figure)
     print(f"{PROG} compare: {len(args.runs)} profiles, {len(table)} rows -> {args.output}, {figure}", file=sys.stderr)
     return 0

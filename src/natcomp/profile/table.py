@@ -2,20 +2,25 @@
 
 The profile reads only the TABLES a run writes (``results/tables/<family>/...``), never a
 family's code. One row per family, headline measure and setting (the measures of issue
-26), with the run's scale on every row and, where the model is one of a paper's, the
-paper's published value beside it (``resources/<family>/published.tsv``: ``table, row,
-column, value``, typed from the papers; :data:`PAPER_MODELS` says which row is which model).
+26), each judged in its own row (issue 32): the value with its unit, the sd over seeds,
+split seeds or prompts and their number, a 95% interval and p-value where there is one,
+the baseline in the same unit, which direction is more compositional (or better), the
+run's scale, a flag with its reason where the value is undefined or meaningless and,
+where the model is one of a paper's, the paper's published value beside it
+(``resources/<family>/published.tsv``: ``table, row, column, value``, typed from the
+papers; :data:`PAPER_MODELS` says which row is which model). docs/profile.md gives the
+reasons for every column.
 
-Headline measures (docs/profile.md gives the reasons):
+Headline measures:
 
 - MT: consistency per data type and condition (systematicity), consistency and synonym
   consistency per data type (substitutivity), overgeneralisation per data type (the mean
   over idioms of the model's one score per idiom);
 - NonCompSST: Pearson's r with the human MAXABS ratings, macro-F1 on the top k phrases;
-- PLANE: two-shot prompting F1 and NLI-transfer F1 per adjective class and on average,
-  fine-tuning accuracy per split kind and test set (mean over split seeds);
+- PLANE: two-shot (and zero-shot) prompting F1 and NLI-transfer F1 per adjective class and
+  on average, fine-tuning accuracy per split kind and test set (mean over split seeds);
 - PSS: PSS and relative PSS per head and mode;
-- TRE: Spearman's rho of TRE with WNS, and with Tree Impurity (TI) as the baseline score.
+- TRE: Spearman's rho of TRE with WNS (and with Tree Impurity, and WNS's partial rho).
 """
 
 from __future__ import annotations
@@ -27,22 +32,63 @@ from pathlib import Path
 import pandas as pd
 
 from natcomp.errors import InputError
-from natcomp.tsv import read_tsv, write_tsv
+from natcomp.tsv import read_header, read_tsv
 
 __all__ = [
     "COMPARE_COLUMNS",
+    "COMPARE_ROW_COLUMNS",
+    "DIRECTIONS",
     "PAPER_MODELS",
     "PROFILE_COLUMNS",
+    "binomial_above_chance",
     "compare_profiles",
-    "compare_figure",
+    "fisher_interval",
     "load_published",
+    "pearson_p_value",
     "profile_rows",
     "read_profile",
-    "write_profile",
 ]
 
-PROFILE_COLUMNS = ("model", "family", "measure", "setting", "value", "paper_value", "paper_source", "scale")
+PROFILE_COLUMNS = (
+    "model",
+    "family",
+    "measure",
+    "setting",
+    "value",
+    "sd",
+    "n",
+    "sd_over",
+    "ci_low",
+    "ci_high",
+    "p_value",
+    "baseline",
+    "baseline_kind",
+    "baseline2",
+    "baseline2_kind",
+    "paper_value",
+    "paper_source",
+    "direction",
+    "unit",
+    "scale",
+    "flag",
+    "note",
+)
+#: the key of a profile row, in profiles and in compare.tsv
 COMPARE_COLUMNS = ("family", "measure", "setting")
+#: compare.tsv's columns before the models' blocks
+COMPARE_ROW_COLUMNS = (*COMPARE_COLUMNS, "unit", "direction")
+
+HIGHER_MORE_COMPOSITIONAL = "higher is more compositional"
+LOWER_MORE_COMPOSITIONAL = "lower is more compositional"
+HIGHER_BETTER = "higher is better"
+DIRECTIONS = (HIGHER_MORE_COMPOSITIONAL, LOWER_MORE_COMPOSITIONAL, HIGHER_BETTER)
+PERCENT = "%"
+UNDEFINED = "undefined"
+AT_CHANCE = "at chance"
+#: the two-sided 95% normal quantile of the Fisher-z interval
+_Z95 = 1.959963984540054
+#: PSS's classifier must beat 50% at this level (one-sided binomial test) for PSS to mean anything
+PSS_CHANCE_ALPHA = 0.05
 
 #: Hub ids of the papers' models -> their row (or column) label in the paper's tables
 PAPER_MODELS: Mapping[str, Mapping[str, str]] = {
@@ -103,14 +149,65 @@ def load_published(family: str, resources: str | Path | None = None) -> dict[tup
     return paper_values(read_published(path))
 
 
+def _number(value: object) -> float | None:
+    """A table cell as a float, or None where it is blank or not a number."""
+    number = pd.to_numeric(value, errors="coerce")
+    return None if pd.isna(number) else float(number)
+
+
+def _percent(value: object) -> float | None:
+    """A 0-1 share as a percent (the profile's one unit for shares)."""
+    number = _number(value)
+    return None if number is None else 100.0 * number
+
+
+def _count(value: object) -> int | None:
+    number = _number(value)
+    return None if number is None else int(round(number))
+
+
+def fisher_interval(r: float | None, n: int | None) -> tuple[float | None, float | None]:
+    """The 95% interval of Pearson's r over n pairs by Fisher's z (atanh r +- 1.96 / sqrt(n - 3));
+    (None, None) where r is undefined or n < 4."""
+    if r is None or n is None or n < 4:
+        return None, None
+    if abs(r) >= 1:
+        return r, r
+    z, half = math.atanh(r), _Z95 / math.sqrt(n - 3)
+    return math.tanh(z - half), math.tanh(z + half)
+
+
+def pearson_p_value(r: float | None, n: int | None) -> float | None:
+    """Two-sided p-value of Pearson's r over n pairs (t with n - 2 degrees of freedom, what
+    ``scipy.stats.pearsonr`` reports); None where r is undefined or n < 3."""
+    from scipy.stats import t
+
+    if r is None or n is None or n < 3:
+        return None
+    if abs(r) >= 1:
+        return 0.0
+    statistic = r * math.sqrt((n - 2) / (1 - r * r))
+    return float(2 * t.sf(abs(statistic), n - 2))
+
+
+def binomial_above_chance(accuracy: float, sentences: int) -> float:
+    """One-sided binomial p-value that a classifier with ``accuracy`` (percent) on
+    ``sentences`` test sentences is above 50% (its correct count rounded to a whole number)."""
+    from scipy.stats import binomtest
+
+    correct = int(round(accuracy / 100 * sentences))
+    return float(binomtest(correct, sentences, 0.5, alternative="greater").pvalue)
+
+
 class _Builder:
     def __init__(self, model: str, name: str, scale: str, resources: str | Path | None):
         self.model, self.name, self.scale, self.resources = model, name, scale, resources
         self.rows: list[dict] = []
         self._published: dict[str, dict] = {}
 
-    def published(self, family: str, table: str, row: str | None, column: str | None):
-        """(value, source) of a published cell, or (None, "") where the model is not the paper's."""
+    def published(self, family: str, table: str, row: str | None, column: str | None, factor: float = 1.0):
+        """(value, source) of a published cell (times ``factor``: a 0-1 share as percent), or
+        (None, "") where the model is not the paper's."""
         if row is None or column is None:
             return None, ""
         if family not in self._published:
@@ -118,20 +215,59 @@ class _Builder:
         value = self._published[family].get((table, row, column))
         if value is None:
             return None, ""
-        return value, f"{table} / {row} / {column}"
+        return value * factor, f"{table} / {row} / {column}"
 
-    def add(self, family: str, measure: str, setting: str, value: object, paper=(None, "")) -> None:
-        number = pd.to_numeric(value, errors="coerce")
+    def add(
+        self,
+        family: str,
+        measure: str,
+        setting: str,
+        value: object,
+        *,
+        unit: str,
+        direction: str,
+        undefined: str,
+        paper=(None, ""),
+        sd: object = None,
+        n: int | None = 1,
+        sd_over: str = "",
+        ci: tuple[float | None, float | None] = (None, None),
+        p_value: object = None,
+        baseline: object = None,
+        baseline_kind: str = "",
+        baseline2: object = None,
+        baseline2_kind: str = "",
+        flag: str = "",
+        note: str = "",
+    ) -> None:
+        """One row; ``undefined`` is the reason written in ``note`` when the value is blank."""
+        number = _number(value)
+        if number is None:
+            flag, note = UNDEFINED, undefined
         self.rows.append(
             {
                 "model": self.name,
                 "family": family,
                 "measure": measure,
                 "setting": setting,
-                "value": None if pd.isna(number) else float(number),
+                "value": number,
+                "sd": _number(sd),
+                "n": n,
+                "sd_over": sd_over,
+                "ci_low": ci[0],
+                "ci_high": ci[1],
+                "p_value": _number(p_value),
+                "baseline": _number(baseline),
+                "baseline_kind": baseline_kind if _number(baseline) is not None else "",
+                "baseline2": _number(baseline2),
+                "baseline2_kind": baseline2_kind if _number(baseline2) is not None else "",
                 "paper_value": paper[0],
                 "paper_source": paper[1],
+                "direction": direction,
+                "unit": unit,
                 "scale": self.scale,
+                "flag": flag,
+                "note": note,
             }
         )
 
@@ -140,6 +276,15 @@ def _table(results: Path, family: str, name: str, required: Sequence[str]) -> pd
     path = results / "tables" / family / name
     if not path.is_file():
         raise InputError(path, "not found: the run has not written this table (did the workflow finish?)")
+    return _read_current(path, required, "the table", "delete it and run 'natcomp evaluate' again to write it anew")
+
+
+def _read_current(path: Path, required: Sequence[str], what: str, remedy: str) -> pd.DataFrame:
+    """``path`` read with its ``required`` columns; a file written before them is one line
+    naming the missing columns and the ``remedy``."""
+    missing = [column for column in required if column not in read_header(path)]
+    if missing:
+        raise InputError(path, f"{what} predates the column(s) {', '.join(missing)}: {remedy}")
     return read_tsv(path, required)
 
 
@@ -150,111 +295,276 @@ def _rows_of(frame: pd.DataFrame, column: str, name: str, path_hint: str) -> pd.
     return rows
 
 
+def _mt_seeds(results: Path, name: str) -> int:
+    """How many seeds the MT summaries' ``<name>_sd`` is over: the distinct seeds of the
+    system (or trained size) ``name`` in systematicity.tsv; 1 for a released system."""
+    path = results / "tables" / "mt" / "systematicity.tsv"
+    if not path.is_file():
+        return 1
+    table = read_tsv(path, ["system", "size", "seed"])
+    own = table[(table["system"] == name) | ((table["system"] == "trained") & (table["size"] == name))]
+    return max(1, own.loc[own["seed"] != "", "seed"].nunique())
+
+
 def _mt(builder: _Builder, results: Path) -> None:
+    """Consistency and overgeneralisation as percents; sd over the system's training seeds
+    where it has several (a released system: n 1, no sd). No baseline: the paper has none."""
     name = builder.name
+    seeds = _mt_seeds(results, name)
+    common = {"unit": PERCENT, "direction": HIGHER_MORE_COMPOSITIONAL, "n": seeds}
+    common["sd_over"] = "seeds" if seeds > 1 else ""
+    sd_column = f"{name}_sd"
     systematicity = _table(results, "mt", "systematicity_summary.tsv", ["data_type", "condition", name])
     for _, row in systematicity.iterrows():
-        builder.add("mt", "systematicity consistency", f"{row['data_type']} {row['condition']}", row[name])
+        builder.add(
+            "mt",
+            "systematicity consistency",
+            f"{row['data_type']} {row['condition']}",
+            _percent(row[name]),
+            sd=_percent(row.get(sd_column)),
+            undefined="no items scored: consistency undefined",
+            **common,
+        )
     substitutivity = _table(results, "mt", "substitutivity_summary.tsv", ["data_type", "metric", name])
     measures = {
         "consistency": "substitutivity consistency",
         "synonym_consistency": "substitutivity synonym consistency",
     }
     for _, row in substitutivity.iterrows():
-        builder.add("mt", measures.get(row["metric"], f"substitutivity {row['metric']}"), row["data_type"], row[name])
+        builder.add(
+            "mt",
+            measures.get(row["metric"], f"substitutivity {row['metric']}"),
+            row["data_type"],
+            _percent(row[name]),
+            sd=_percent(row.get(sd_column)),
+            undefined="no items scored: consistency undefined",
+            **common,
+        )
     peaks = _table(results, "mt", "overgeneralisation_peaks.tsv", ["data_type", "system", "idiom", "peak"])
     own = peaks[peaks["system"] == name].assign(peak=lambda frame: pd.to_numeric(frame["peak"], errors="coerce"))
     for data_type, group in own.groupby("data_type", sort=False):
-        builder.add("mt", "overgeneralisation", data_type, group["peak"].mean())
+        # the mean over idioms of each idiom's peak: an sd over seeds of that mean is not in the table
+        builder.add(
+            "mt",
+            "overgeneralisation",
+            data_type,
+            _percent(group["peak"].mean()),
+            unit=PERCENT,
+            direction=HIGHER_MORE_COMPOSITIONAL,
+            n=seeds,
+            undefined="no idiom scored: overgeneralisation undefined",
+        )
 
 
 def _noncompsst(builder: _Builder, results: Path) -> None:
-    table = _table(results, "noncompsst", "models.tsv", ["model", "r_MAXABS"])
+    """r with MAXABS (of the seed-averaged predictions, as the paper: no sd) with its Fisher-z
+    interval and p-value over the rated phrases, against r = 0; F1 on the top k phrases as a
+    percent, mean and sd over the seeds."""
+    table = _table(results, "noncompsst", "models.tsv", ["model", "r_MAXABS", "seeds", "n_MAXABS"])
     row = _rows_of(table, "model", builder.name, "models.tsv").iloc[0]
     paper_row = paper_model("noncompsst", builder.model)
+    seeds, phrases = _count(row["seeds"]), _count(row["n_MAXABS"])
+    r = _number(row["r_MAXABS"])
+    if phrases is not None and phrases < 3:
+        undefined = f"{phrases} rated phrase(s) (r needs 3): r undefined"
+    else:
+        undefined = "constant predictions: r undefined (the model's ratings, or the humans', do not vary)"
     builder.add(
         "noncompsst",
         "r with MAXABS",
         "all rated phrases",
-        row["r_MAXABS"],
-        builder.published("noncompsst", "Table 2", paper_row, "MAXABS r"),
+        r,
+        unit="r",
+        direction=HIGHER_BETTER,
+        undefined=undefined,
+        paper=builder.published("noncompsst", "Table 2", paper_row, "MAXABS r"),
+        n=seeds,
+        sd_over="seeds",
+        ci=fisher_interval(r, phrases),
+        p_value=pearson_p_value(r, phrases),
+        baseline=0.0,
+        baseline_kind="no correlation (r = 0)",
     )
-    top = [column for column in table.columns if column.startswith("f1_top")]
+    top = [column for column in table.columns if column.startswith("f1_top") and not column.endswith("_sd")]
     for column in top:
         k = column[len("f1_top") :]
-        paper = builder.published("noncompsst", "Table 2", paper_row, f"Top {k} F1")
-        builder.add("noncompsst", "F1 on the top phrases", f"top {k}", row[column], paper)
+        builder.add(
+            "noncompsst",
+            "F1 on the top phrases",
+            f"top {k}",
+            _percent(row[column]),
+            unit=PERCENT,
+            direction=HIGHER_BETTER,
+            undefined="no human sentiment for the phrases: F1 undefined",
+            paper=builder.published("noncompsst", "Table 2", paper_row, f"Top {k} F1", factor=100.0),
+            sd=_percent(row.get(f"{column}_sd")),
+            n=seeds,
+            sd_over="seeds",
+        )
+
+
+_PLANE_CHANCE_F1 = "chance (best constant answer)"
+_PLANE_NO_ITEMS = "no items scored: F1 undefined"
 
 
 def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> None:
-    if families.get("prompting"):
-        table = _table(results, "plane", "table4_prompting.tsv", ["model", "class", "f1_mean"])
-        column = paper_model("plane_prompting", builder.model)
-        for _, row in _rows_of(table, "model", builder.name, "table4_prompting.tsv").iterrows():
-            paper = builder.published("plane", "Table 4", row["class"], column)
-            builder.add("plane", "two-shot prompting F1", f"class {row['class']}", row["f1_mean"], paper)
-    if families.get("prompting") and (results / "tables" / "plane" / "table8_zero_shot.tsv").is_file():
-        table = _table(results, "plane", "table8_zero_shot.tsv", ["model", "class", "f1_mean"])
-        for _, row in _rows_of(table, "model", builder.name, "table8_zero_shot.tsv").iterrows():
-            builder.add("plane", "zero-shot prompting F1", f"class {row['class']}", row["f1_mean"], (None, ""))
+    """F1 in percent against the chance F1 of the same items (the better constant answer,
+    PLANE's own F1); fine-tuning accuracy as a percent against the majority label's share."""
+    plane = {"unit": PERCENT, "direction": HIGHER_BETTER, "baseline_kind": _PLANE_CHANCE_F1}
+    # two-shot (Table 4, with the paper's values) and zero-shot (Table 8, where it ran) prompting
+    prompting = (
+        ("table4_prompting.tsv", "two-shot prompting F1", "cells", "Table 4"),
+        ("table8_zero_shot.tsv", "zero-shot prompting F1", "templates", None),
+    )
+    for name, measure, count, paper_table in prompting if families.get("prompting") else ():
+        if paper_table is None and not (results / "tables" / "plane" / name).is_file():
+            continue
+        table = _table(results, "plane", name, ["model", "class", "f1_mean", "f1_sd", count, "chance_f1"])
+        column = paper_model("plane_prompting", builder.model) if paper_table else None
+        for _, row in _rows_of(table, "model", builder.name, name).iterrows():
+            builder.add(
+                "plane",
+                measure,
+                f"class {row['class']}",
+                row["f1_mean"],
+                paper=builder.published("plane", paper_table, row["class"], column),
+                sd=row["f1_sd"],
+                n=_count(row[count]),
+                sd_over="prompts",
+                baseline=row["chance_f1"],
+                undefined=_PLANE_NO_ITEMS,
+                **plane,
+            )
     if families.get("nli"):
-        table = _table(results, "plane", "table5_nli.tsv", ["model", "class", "f1"])
+        table = _table(results, "plane", "table5_nli.tsv", ["model", "class", "f1", "chance_f1"])
         column = paper_model("plane_nli", builder.model)
         for _, row in _rows_of(table, "model", builder.name, "table5_nli.tsv").iterrows():
-            paper = builder.published("plane", "Table 5", row["class"], column)
-            builder.add("plane", "NLI transfer F1", f"class {row['class']}", row["f1"], paper)
-    table = _table(results, "plane", "table6_finetune.tsv", ["setting", "test_set", "accuracy_mean"])
+            builder.add(
+                "plane",
+                "NLI transfer F1",
+                f"class {row['class']}",
+                row["f1"],
+                paper=builder.published("plane", "Table 5", row["class"], column),
+                baseline=row["chance_f1"],
+                undefined=_PLANE_NO_ITEMS,
+                **plane,
+            )
+    table = _table(
+        results, "plane", "table6_finetune.tsv", ["setting", "test_set", "splits", "accuracy_mean", "chance"]
+    )
     bert = paper_model("plane_finetune", builder.model)
     for _, row in table.iterrows():
         setting = _PLANE_SETTINGS.get(row["setting"])
         # The paper trained and tested on its released splits: its value stands beside those rows only.
         released = row.get("train_set", "released") == "released" and row["test_set"] == "released"
-        paper = builder.published("plane", "Table 6", "Accuracy" if bert and released else None, setting)
-        builder.add("plane", "fine-tuning accuracy", f"{row['setting']} {row['test_set']}", row["accuracy_mean"], paper)
+        splits = _count(row["splits"])
+        builder.add(
+            "plane",
+            "fine-tuning accuracy",
+            f"{row['setting']} {row['test_set']}",
+            _percent(row["accuracy_mean"]),
+            unit=PERCENT,
+            direction=HIGHER_BETTER,
+            undefined="no test items: accuracy undefined",
+            paper=builder.published("plane", "Table 6", "Accuracy" if bert and released else None, setting, 100.0),
+            sd=_percent(row.get("accuracy_sd")),
+            n=splits,
+            sd_over="split seeds",
+            baseline=_percent(row["chance"]),
+            baseline_kind="chance (majority label)",
+        )
 
 
 def _pss(builder: _Builder, results: Path) -> None:
-    table = _table(results, "pss", "table1.tsv", ["encoder", "head", "mode", "pss", "relative_pss"])
+    """PSS and relative PSS (percent) with the classifier's sentiment accuracy as the baseline;
+    "at chance" where that accuracy is not above 50% (one-sided binomial test at 0.05 over the
+    test sentences): a classifier at chance gets pairs right by luck, so PSS means nothing."""
+    required = ["encoder", "head", "mode", "pss", "relative_pss", "accuracy", "test_sentences"]
+    table = _table(results, "pss", "table1.tsv", required)
     paper_name = paper_model("pss", builder.model)
     heads = {"linear": "Linear", "dnn": "DNN"}
     for _, row in _rows_of(table, "encoder", builder.name, "table1.tsv").iterrows():
         mode = str(row["mode"]).upper()
         paper_row = f"{paper_name} {heads.get(row['head'], row['head'])} {mode}" if paper_name else None
         setting = f"{row['head']} {mode}"
-        builder.add("pss", "PSS", setting, row["pss"], builder.published("pss", "Table 1", paper_row, "PSS"))
+        accuracy, sentences = _number(row["accuracy"]), _count(row["test_sentences"])
+        flag = note = ""
+        if accuracy is not None and sentences:
+            p = binomial_above_chance(accuracy, sentences)
+            if p >= PSS_CHANCE_ALPHA:
+                flag = AT_CHANCE
+                note = (
+                    f"classifier at chance ({accuracy:.1f}% on {sentences} sentences, binomial p = {p:.2g}): "
+                    "PSS meaningless"
+                )
+        common = {
+            "unit": PERCENT,
+            "direction": HIGHER_MORE_COMPOSITIONAL,
+            "undefined": "no sentence pairs scored: PSS undefined",
+            "baseline": accuracy,
+            "baseline_kind": "classifier sentiment accuracy, chance 50%",
+            "flag": flag,
+            "note": note,
+        }
         builder.add(
-            "pss",
-            "relative PSS",
-            setting,
-            row["relative_pss"],
-            builder.published("pss", "Table 1", paper_row, "Relative"),
+            "pss", "PSS", setting, row["pss"], paper=builder.published("pss", "Table 1", paper_row, "PSS"), **common
         )
-
-
-#: Table 2's baseline rows (its ``targets``) as the profile names them.
-TRE_BASELINE_SUFFIXES = {"random": " (random-vector baseline)", "shuffled": " (shuffled-embedding baseline)"}
+        paper = builder.published("pss", "Table 1", paper_row, "Relative")
+        builder.add("pss", "relative PSS", setting, row["relative_pss"], paper=paper, **common)
 
 
 def _tre(builder: _Builder, results: Path) -> None:
-    """Per setting (the paper's, and held-out where it ran): rho of TRE with WNS for the
-    model's representations and, as the baselines, for random vectors of the same dimension
-    and for the model's own representations shuffled across sentences, over the same trees;
-    with WNS's partial rho controlling for sentence length where the table has it. The paper's
-    rho stands beside the model's own WNS rho in the paper's setting."""
+    """Per setting (the paper's, and held-out where it ran) and tree score: rho of TRE with
+    the score for the model's representations, with its p-value; as the baselines, the same rho
+    for random vectors of the same dimension and for the model's own representations shuffled
+    across sentences, over the same trees (the table's ``targets``), in the same row. WNS's
+    partial rho controlling for sentence length where the table has it. The paper's rho stands
+    beside the model's own WNS rho in the paper's setting."""
     table = _table(results, "tre", "table2.tsv", ["encoder", "score", "spearman_rho"])
     rows = _rows_of(table, "encoder", builder.name, "table2.tsv")
+    if "targets" not in rows:
+        rows = rows.assign(targets="encoder")
+    if "setting" not in rows:
+        rows = rows.assign(setting="")
     paper_row = paper_model("tre", builder.model)
-    for _, row in rows.iterrows():
-        setting = str(row.get("setting", "")) or "SST trees"
-        suffix = TRE_BASELINE_SUFFIXES.get(row.get("targets", "encoder"), "")
-        baseline = bool(suffix)
+    by_target = {(row["targets"], str(row["setting"]), row["score"]): row for _, row in rows.iterrows()}
+    common = {
+        "unit": "rho",
+        "direction": LOWER_MORE_COMPOSITIONAL,
+        "undefined": "constant TRE or tree scores: rho undefined",
+        "baseline_kind": "random vectors",
+        "baseline2_kind": "shuffled embeddings",
+    }
+    for _, row in rows[rows["targets"] == "encoder"].iterrows():
+        setting = str(row["setting"]) or "SST trees"
+        random = by_target.get(("random", str(row["setting"]), row["score"]), {})
+        shuffled = by_target.get(("shuffled", str(row["setting"]), row["score"]), {})
         score = {"wns": "WNS", "ti": "TI"}.get(row["score"], row["score"])
         paper = (None, "")
-        if row["score"] == "wns" and not baseline and setting in ("paper", "SST trees"):
+        if row["score"] == "wns" and setting in ("paper", "SST trees"):
             paper = builder.published("tre", "Table 2", paper_row, "SST Correlation")
-        builder.add("tre", f"Spearman rho of TRE with {score}{suffix}", setting, row["spearman_rho"], paper)
+        builder.add(
+            "tre",
+            f"Spearman rho of TRE with {score}",
+            setting,
+            row["spearman_rho"],
+            paper=paper,
+            p_value=row.get("p_value"),
+            baseline=random.get("spearman_rho"),
+            baseline2=shuffled.get("spearman_rho"),
+            **common,
+        )
         if row["score"] == "wns" and str(row.get("partial_rho", "")) != "":
-            builder.add("tre", f"partial rho of TRE with WNS, length fixed{suffix}", setting, row["partial_rho"])
+            builder.add(
+                "tre",
+                "partial rho of TRE with WNS, length fixed",
+                setting,
+                row["partial_rho"],
+                p_value=row.get("partial_p_value"),
+                baseline=random.get("partial_rho"),
+                baseline2=shuffled.get("partial_rho"),
+                **common,
+            )
 
 
 def profile_rows(
@@ -267,7 +577,7 @@ def profile_rows(
     plane_roles: Mapping[str, bool] | None = None,
     resources: str | Path | None = None,
 ) -> pd.DataFrame:
-    """The profile of the run in ``run_dir`` (its ``results/tables``)."""
+    """The profile of the run in ``run_dir`` (its ``results/tables``): :data:`PROFILE_COLUMNS`."""
     results = Path(run_dir) / "results"
     builder = _Builder(model, name, scale, resources)
     for family in families:
@@ -281,38 +591,44 @@ def profile_rows(
             _pss(builder, results)
         elif family == "tre":
             _tre(builder, results)
-    return pd.DataFrame(builder.rows, columns=list(PROFILE_COLUMNS))
-
-
-def write_profile(profile: pd.DataFrame, results: str | Path, title: str) -> tuple[Path, Path]:
-    """``results/profile.tsv`` and ``results/profile.html``."""
-    from natcomp.report_table import write_html_table
-
-    tsv = Path(results) / "profile.tsv"
-    html = Path(results) / "profile.html"
-    write_tsv(tsv, profile, list(PROFILE_COLUMNS), float_format="%.4f")
-    write_html_table(tsv, html, title)
-    return tsv, html
+    profile = pd.DataFrame(builder.rows, columns=list(PROFILE_COLUMNS))
+    profile["n"] = profile["n"].astype("Int64")
+    return profile
 
 
 def read_profile(path: str | Path) -> pd.DataFrame:
-    """A profile.tsv, or a run folder's ``results/profile.tsv``."""
+    """A profile.tsv, or a run folder's ``results/profile.tsv``, with every column of
+    :data:`PROFILE_COLUMNS` (a profile written before them is refused: write it again)."""
     path = Path(path)
     if path.is_dir():
         path = path / "results" / "profile.tsv"
     if not path.is_file():
         raise InputError(path, "no profile here: run 'natcomp evaluate' for this run first")
-    frame = read_tsv(path, PROFILE_COLUMNS)
+    remedy = "re-run 'natcomp evaluate' with the same --model and --name (a finished run only writes its profile again)"
+    frame = _read_current(path, PROFILE_COLUMNS, "the profile", remedy)
     if frame["model"].nunique() > 1:
         raise InputError(path, "holds the profiles of several models; give one run's profile.tsv")
     return frame
 
 
+#: a model's block in compare.tsv: (profile column, header suffix); numbers first, then words
+_COMPARE_BLOCK = (
+    ("value", None),
+    ("sd", "sd"),
+    ("n", "n"),
+    ("baseline", "baseline"),
+    ("flag", "flag"),
+    ("note", "note"),
+)
+_COMPARE_WORDS = {"flag", "note"}
+
+
 def compare_profiles(profiles: Sequence[pd.DataFrame]) -> pd.DataFrame:
-    """Profiles side by side: one row per family, measure and setting; per model a column
-    ``<model> [<scale>]`` with its values and, where the model is one of a paper's, a column
-    ``<model> [published]`` with the paper's values. A measure a model has no value for
-    stays missing (blank), never 0."""
+    """Profiles side by side (compare.tsv): one row per family, measure and setting with its
+    unit and direction; per model the block ``<model> [<scale>]`` (the value), ``<model> sd``,
+    ``<model> n``, ``<model> baseline``, ``<model> flag``, ``<model> note`` and, only where
+    the model has a paper value, ``<model> [published]``. A row a model does not have stays
+    blank (NaN, or "" for words), never 0."""
     keys = list(COMPARE_COLUMNS)
     names = [
         str(profile["model"].iloc[0]) if len(profile) else f"run{index + 1}" for index, profile in enumerate(profiles)
@@ -321,52 +637,31 @@ def compare_profiles(profiles: Sequence[pd.DataFrame]) -> pd.DataFrame:
     if duplicates:
         raise InputError(", ".join(duplicates), "two runs of the same model name; rename one with --name")
     order: list[tuple] = []
+    described: dict[tuple, tuple[str, str]] = {}
     for profile in profiles:
-        for key in profile[keys].itertuples(index=False, name=None):
-            if key not in order:
+        for record in profile.to_dict("records"):
+            key = tuple(record[column] for column in keys)
+            if key not in described:
                 order.append(key)
+                described[key] = (record["unit"], record["direction"])
     table = pd.DataFrame(order, columns=keys)
+    table["unit"] = [described[key][0] for key in order]
+    table["direction"] = [described[key][1] for key in order]
     for name, profile in zip(names, profiles):
         scale = ", ".join(sorted(set(profile["scale"]))) or "unknown scale"
         indexed = profile.set_index(keys)
-        for column, header in (("value", f"{name} [{scale}]"), ("paper_value", f"{name} [published]")):
+        for column, suffix in (*_COMPARE_BLOCK, ("paper_value", None)):
+            header = f"{name} {suffix}" if suffix else f"{name} [{scale}]"
+            if column in _COMPARE_WORDS:
+                words = indexed[column].fillna("").astype(str)
+                table[header] = [str(words[key]) if key in words.index else "" for key in order]
+                continue
             values = pd.to_numeric(indexed[column], errors="coerce")
             cells = [float(values[key]) if key in values.index else math.nan for key in order]
-            if column == "value" or not all(math.isnan(cell) for cell in cells):
-                table[header] = cells
+            if column == "paper_value":
+                if all(math.isnan(cell) for cell in cells):
+                    continue
+                header = f"{name} [published]"
+            table[header] = pd.array(cells, dtype="Int64") if column == "n" else cells
     family_order = {family: index for index, family in enumerate(("mt", "noncompsst", "plane", "pss", "tre"))}
     return table.sort_values("family", key=lambda s: s.map(family_order), kind="stable").reset_index(drop=True)
-
-
-def compare_figure(table: pd.DataFrame, path: str | Path) -> None:
-    """One panel per family and measure: each model's value per setting as a bar; a missing
-    value is no bar (never a zero-height one)."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import numpy as np
-
-    from natcomp.figures import save_png
-
-    models = [column for column in table.columns if column not in COMPARE_COLUMNS]
-    panels = list(dict.fromkeys(zip(table["family"], table["measure"])))
-    columns = min(3, max(1, len(panels)))
-    rows = math.ceil(len(panels) / columns) if panels else 1
-    figure, axes = plt.subplots(rows, columns, figsize=(5 * columns, 3.2 * rows), squeeze=False)
-    width = 0.8 / max(1, len(models))
-    for axis, (family, measure) in zip(axes.flat, panels):
-        part = table[(table["family"] == family) & (table["measure"] == measure)]
-        positions = np.arange(len(part))
-        for index, model in enumerate(models):
-            values = pd.to_numeric(part[model], errors="coerce").to_numpy(dtype=float)
-            present = ~np.isnan(values)
-            axis.bar(positions[present] + index * width, values[present], width, label=model)
-        axis.set_xticks(positions + width * (len(models) - 1) / 2)
-        axis.set_xticklabels(part["setting"], rotation=30, ha="right", fontsize=7)
-        axis.set_title(f"{family}: {measure}", fontsize=9)
-    for axis in list(axes.flat)[len(panels) :]:
-        axis.axis("off")
-    if panels:
-        axes.flat[0].legend(fontsize=7)
-    save_png(figure, path, title="Profile: each model's value per family, measure and setting", dpi=100)

@@ -1,0 +1,83 @@
+"""The README starts short and the docs hang together: one index that links every page,
+relative links (and their #anchors) that resolve, no dated timings in the README."""
+
+import re
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[1]
+README = REPO / "README.md"
+DOCS = REPO / "docs"
+INDEX = DOCS / "index.md"
+PAGES = [README, REPO / "ARCHITECTURE.md", *sorted(DOCS.glob("*.md"))]
+#: the shipped encoder's id, which ``--model`` accepts offline (natcomp.hf.models.SHIPPED_MODELS)
+SHIPPED_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
+
+LINK = re.compile(r"\[[^\]]*\]\(([^)\s]+)\)")
+FENCE = re.compile(r"^```.*?^```", re.S | re.M)
+
+
+def prose(path: Path) -> str:
+    """The page without its fenced code blocks (a ``[x](y)`` there is code, not a link)."""
+    return FENCE.sub("", path.read_text(encoding="utf-8"))
+
+
+def anchor(heading: str) -> str:
+    """GitHub's anchor of a heading: lower case, punctuation other than ``-`` and ``_``
+    dropped, each space a hyphen."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
+def anchors(path: Path) -> set[str]:
+    return {anchor(line.lstrip("#")) for line in prose(path).splitlines() if re.match(r"#{1,6} ", line)}
+
+
+def relative_links(path: Path) -> list[str]:
+    return [target for target in LINK.findall(prose(path)) if not re.match(r"[a-z]+:", target)]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(REPO)))
+def test_every_relative_link_resolves(page):
+    broken = []
+    for target in relative_links(page):
+        file_part, _, fragment = target.partition("#")
+        linked = (page.parent / file_part).resolve() if file_part else page
+        if not linked.exists():
+            broken.append(f"{target}: no such file")
+        elif fragment and linked.suffix == ".md" and fragment not in anchors(linked):
+            broken.append(f"{target}: no heading #{fragment} in {linked.relative_to(REPO)}")
+    assert not broken, f"{page.relative_to(REPO)}: " + "; ".join(broken)
+
+
+def test_the_anchor_rule_is_githubs():
+    assert anchor("Running on GPUs / a GPU cluster") == "running-on-gpus--a-gpu-cluster"
+    assert anchor("The MT family (`src/natcomp/mt/`)") == "the-mt-family-srcnatcompmt"
+    assert anchor("5. Installing for a GPU cluster") == "5-installing-for-a-gpu-cluster"
+
+
+def test_the_readme_links_the_one_index_and_the_index_links_every_page():
+    assert "(docs/index.md)" in README.read_text(encoding="utf-8")
+    linked = {target.partition("#")[0] for target in relative_links(INDEX)}
+    unlinked = [page.name for page in DOCS.glob("*.md") if page != INDEX and page.name not in linked]
+    assert not unlinked, f"docs pages missing from docs/index.md: {unlinked}"
+
+
+def test_the_readme_is_short_and_its_first_screen_says_how_to_start():
+    lines = README.read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 150, f"README.md has {len(lines)} lines; details belong in docs/"
+    first_screen = "\n".join(lines[:25])
+    for needed in ("make demo", "make test", f"natcomp evaluate --model {SHIPPED_ENCODER}", "natcomp compare"):
+        assert needed in first_screen, needed
+    from natcomp.hf.models import SHIPPED_MODELS
+
+    assert SHIPPED_ENCODER in SHIPPED_MODELS, "the README's id is one --model accepts offline"
+
+
+def test_the_readme_has_no_dated_timings():
+    """Timings change with the machine: docs/performance.md records them with date and machine."""
+    text = README.read_text(encoding="utf-8")
+    assert not re.search(r"\b20\d\d-\d\d-\d\d\b", text), "a date"
+    timing = re.search(r"\b\d[\d,.]*\s*(s|seconds?|min|minutes?|hours?)\b", text)
+    assert not timing, f"a timing: {timing.group(0)!r}"
