@@ -5,7 +5,7 @@
     the plan; write the run's config into ``runs/<name>/`` and run the workflow there,
     its output in ``runs/<name>/natcomp_evaluate.log`` and a one-line progress display on
     stderr; then write ``runs/<name>/results/profile.tsv`` and ``profile.html``. A dry run
-    (``-n``) writes no file in the run folder and creates none.
+    (``-n``) creates no run folder and writes no file of the run in an existing one.
 ``natcomp compare RUN [RUN ...] [--output FILE.tsv] [--figure FILE.png]``
     The profiles of several runs side by side: one TSV and one figure.
 
