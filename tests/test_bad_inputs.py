@@ -210,13 +210,74 @@ CASES = [
         "pss-score-accuracy-150",
         "pss score --pairs {d}/pairs.txt 0 --predictions {d}/predictions.tsv --accuracy 150",
         "--accuracy",
-        "percent",
+        "above 0 and at most 100",
     ),
     (
         "pss-score-accuracy-0",
         "pss score --pairs {d}/pairs.txt 0 --predictions {d}/predictions.tsv --accuracy 0",
         "--accuracy",
-        "percent",
+        "above 0 and at most 100",
+    ),
+    # option values out of range (issue 32 point 7): the option and the allowed range
+    (
+        "noncompsst-evaluate-top-k-negative",
+        "noncompsst evaluate --predictions {d}/predictions.tsv --human {d}/human.tsv --stimuli {d}/stimuli.tsv "
+        "--top-k -5 --out {o}/e.tsv",
+        "--top-k",
+        "expected an integer at least 1, not -5",
+    ),
+    (
+        "noncompsst-evaluate-top-k-more-than-phrases",
+        "noncompsst evaluate --predictions {d}/predictions.tsv --human {d}/human.tsv --stimuli {d}/stimuli.tsv "
+        "--top-k 1000000 --out {o}/e.tsv",
+        "--top-k",
+        "expected at most 1, the number of phrases in {d}/stimuli.tsv, not 1000000",
+    ),
+    (
+        "noncompsst-candidates-max-raw-sd-negative",
+        "noncompsst candidates {d}/trees.txt --no-parser --no-ner --quiet --out {o}/c.tsv --max-raw-sd -1",
+        "--max-raw-sd",
+        "expected a number at least 0, not -1",
+    ),
+    (
+        "noncompsst-candidates-max-tokens-0",
+        "noncompsst candidates {d}/trees.txt --no-parser --no-ner --quiet --out {o}/c.tsv --max-tokens 0 --min-tokens 5",
+        "--max-tokens",
+        "expected an integer at least 1, not 0",
+    ),
+    (
+        "noncompsst-candidates-max-tokens-below-min",
+        "noncompsst candidates {d}/trees.txt --no-parser --no-ner --quiet --out {o}/c.tsv --max-tokens 2 --min-tokens 5",
+        "--max-tokens",
+        "expected at least --min-tokens (5), not 2",
+    ),
+    (
+        "evaluate-cores-negative",
+        "evaluate --model m --cores -4 -n",
+        "--cores",
+        "expected an integer at least 1, not -4",
+    ),
+    ("evaluate-cores-0", "evaluate --model m --cores 0", "--cores", "expected an integer at least 1, not 0"),
+    ("evaluate-name-empty", "evaluate --model m --name= -n", "--name", "'' must be letters, digits"),
+    ("mt-evaluate-beam-0", "mt evaluate --model m --beam 0", "--beam", "expected an integer at least 1, not 0"),
+    (
+        "mt-evaluate-batch-size-huge",
+        "mt evaluate --model m --batch-size 99999999999999999999",
+        "--batch-size",
+        "expected an integer from 1 to 4096",
+    ),
+    ("mt-fragments-threads-negative", "mt fragments {d}/trees.txt --threads -1", "--threads", "at least 0"),
+    (
+        "tre-fit-learning-rate-0",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --out {o}/f.tsv --learning-rate 0",
+        "--learning-rate",
+        "expected a number above 0",
+    ),  # fmt: skip
+    (
+        "plane-resource-distance-0",
+        "plane resource --source released --input {d}/dir --out {o}/res --max-distance I=3,S=0,O=1",
+        "--max-distance",
+        "at least 1",
     ),
     # a folder (or, for a folder output, an existing file) given as output
     (
@@ -251,11 +312,13 @@ CASES = [
 
 
 def _files(folder: Path) -> set[Path]:
-    return {Path(root) / name for root, _, names in os.walk(folder) for name in names}
+    """Every file and folder under ``folder`` (a run folder such as runs/m/ counts too)."""
+    return {Path(root) / name for root, folders, names in os.walk(folder) for name in [*folders, *names]}
 
 
 @pytest.mark.parametrize(("argv", "path", "expected"), [case[1:] for case in CASES], ids=[case[0] for case in CASES])
-def test_bad_input_is_one_line_and_exit_2(inputs, tmp_path, capsys, argv, path, expected):
+def test_bad_input_is_one_line_and_exit_2(inputs, tmp_path, capsys, monkeypatch, argv, path, expected):
+    monkeypatch.chdir(tmp_path)  # natcomp evaluate's run folders (runs/<name>) would be made here
     out = tmp_path / "out"
     out.mkdir()
     before = _files(tmp_path)
@@ -266,7 +329,7 @@ def test_bad_input_is_one_line_and_exit_2(inputs, tmp_path, capsys, argv, path, 
     lines = err.splitlines()
     assert len(lines) == 1, err
     assert lines[0].startswith(f"natcomp: error: {path.format(d=inputs)}"), lines[0]
-    assert expected in lines[0], lines[0]
+    assert expected.format(d=inputs) in lines[0], lines[0]
     assert "Traceback" not in err
     assert _files(tmp_path) == before  # no output left behind (nor a temporary file)
 

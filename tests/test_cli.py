@@ -192,3 +192,304 @@ def test_a_built_wheel_carries_the_resources(tmp_path):
     names = set(zipfile.ZipFile(wheel).namelist())
     for resource in ("synonyms.tsv", "idioms.tsv", "lexicon/nouns_people.tsv"):
         assert f"natcomp/resources/{resource}" in names, resource
+
+
+# --------------------------------------------------------------------------------------
+# argparse's refusals as natcomp's one line (issue 32 point 7)
+
+
+def _leaf_commands():
+    """The command path of every command that runs (no sub-commands of its own)."""
+    return [path for path, parser in _walk(cli.build_parser()) if path and not list(_sub_parsers(parser))]
+
+
+@pytest.mark.parametrize("path", _leaf_commands(), ids=" ".join)
+def test_every_command_refuses_an_unknown_option_in_one_line(path, capsys):
+    assert main([*path, "--no-such-option"]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [err.strip()] and err.startswith("natcomp: error: "), err
+    assert "usage:" not in err
+
+
+@pytest.mark.parametrize(
+    ("argv", "line"),
+    [
+        (
+            ["evaluate", "--model", "m", "--families", "x"],
+            "natcomp: error: --families: invalid choice 'x' (choose from mt, noncompsst, plane, pss, tre)",
+        ),
+        (
+            ["mt", "evaluate", "--model", "m", "--precision", "fp8"],
+            "natcomp: error: --precision: invalid choice 'fp8' (choose from fp32, fp16)",
+        ),
+        (
+            ["mt", "nope"],
+            "natcomp: error: COMMAND: invalid choice 'nope' (choose from score, sources, fragments, evaluate)",
+        ),
+        (
+            [
+                "plane",
+                "split",
+                "--resource",
+                "r",
+                "--kind",
+                "good",
+                "--seed",
+                "1",
+                "--settings",
+                "{'a': 1}",
+                "--train",
+                "a",
+                "--test",
+                "b",
+            ],
+            "natcomp: error: --settings: expected a JSON object, not \"{'a': 1}\" (Expecting property name enclosed "
+            "in double quotes)",
+        ),  # fmt: skip
+        (["evaluate"], "natcomp: error: the following arguments are required: --model"),
+    ],
+    ids=["choice", "mt-choice", "sub-command", "bad-json", "required"],
+)
+def test_an_invalid_choice_or_bad_json_is_one_line_with_the_choices(argv, line, capsys):
+    assert main(argv) == 2
+    assert capsys.readouterr().err == line + "\n"
+
+
+@pytest.mark.parametrize(
+    ("checker", "text", "value", "message"),
+    [
+        (cli.positive_int, "3", 3, None),
+        (cli.positive_int, "0", None, "expected an integer at least 1, not 0"),
+        (cli.positive_int, "1.5", None, "expected an integer at least 1, not '1.5'"),
+        (cli.int_range(1, 10), "11", None, "expected an integer from 1 to 10, not 11"),
+        (cli.non_negative_float, "0", 0.0, None),
+        (cli.non_negative_float, "-0.5", None, "expected a number at least 0, not -0.5"),
+        (cli.non_negative_float, "inf", None, "expected a number at least 0, not inf"),
+        (cli.positive_float, "0", None, "expected a number above 0, not 0"),
+        (cli.float_range(0, 100, low_open=True), "100", 100.0, None),
+        (cli.float_range(0, 100, low_open=True), "nan", None, "expected a number above 0 and at most 100, not nan"),
+        (cli.json_object, '{"a": 1}', {"a": 1}, None),
+        (cli.json_object, "[1]", None, "expected a JSON object"),
+    ],
+)
+def test_the_shared_option_checkers(checker, text, value, message):
+    if message is None:
+        assert checker(text) == value
+    else:
+        with pytest.raises(argparse.ArgumentTypeError, match=message.replace("(", r"\(").replace(")", r"\)")):
+            checker(text)
+
+
+# --------------------------------------------------------------------------------------
+# the progress display of natcomp evaluate (issue 32 point 6)
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def _fed(name: str):
+    from natcomp.profile.runconfig import Progress
+
+    progress = Progress()
+    lines = (FIXTURES / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    for line in lines:
+        progress.feed(line)
+    return progress, lines
+
+
+def test_progress_reads_a_real_runs_output():
+    """A real run's output (a natcomp evaluate of a tiny encoder): the total from the job
+    stats, the jobs done from 'N of M steps', the jobs running from 'rule X:' and 'Finished jobid'."""
+    from natcomp.profile.runconfig import Progress
+
+    progress, lines = _fed("snakemake_evaluate_run.log")
+    assert (progress.done, progress.total) == (54, 54)
+    assert progress.running == {} and progress.failed == []
+    partial = Progress()
+    # two jobs at once on 2 cores: plane_demo_corpus runs on while noncompsst_demo_release starts and ends
+    for line in lines[: next(i for i, line in enumerate(lines) if line.startswith("Finished jobid: 39 "))]:
+        partial.feed(line)
+    assert (partial.done, partial.total) == (2, 54)
+    assert partial.stage == "plane_demo_corpus, noncompsst_demo_release"
+    assert partial.line(75) == "2 of 54 jobs done (3%), running plane_demo_corpus, noncompsst_demo_release; 1:15"
+
+
+def test_progress_names_the_failed_rule_and_its_log():
+    progress, _ = _fed("snakemake_failed_run.log")
+    assert (progress.done, progress.total) == (1, 4)
+    assert progress.failed == [("b", "logs/b.log")]
+
+
+def _show(tty: bool):
+    import io
+
+    from natcomp.profile.runconfig import show_progress
+
+    lines = (FIXTURES / "snakemake_evaluate_run.log").read_text(encoding="utf-8").splitlines(keepends=True)
+    ticks = iter(range(0, 10_000, 3))
+    log, out = io.StringIO(), io.StringIO()
+    progress = show_progress(lines, log, out, "natcomp evaluate", tty=tty, clock=lambda: next(ticks))
+    return progress, log.getvalue(), out.getvalue(), "".join(lines)
+
+
+def test_the_display_off_a_terminal_is_one_line_per_change_of_stage():
+    progress, log, out, text = _show(tty=False)
+    assert log == text, "the log file holds Snakemake's whole output"
+    shown = out.splitlines()
+    assert 5 < len(shown) < len(text.splitlines()) / 5
+    assert all(line.startswith("natcomp evaluate: ") for line in shown)
+    started_last = [line.split("running ")[1].split(";")[0].split(", ")[-1] for line in shown[:-1]]
+    assert all(a != b for a, b in zip(started_last, started_last[1:])), "a line only when the stage changes"
+    assert started_last[:3] == ["tre_demo_treebank", "plane_demo_corpus", "download"]
+    assert shown[-1].startswith("natcomp evaluate: 54 of 54 jobs done (100%); ")
+
+
+def test_the_display_on_a_terminal_is_one_line_rewritten():
+    _, _, out, _ = _show(tty=True)
+    assert out.count("\n") == 1 and out.endswith("\n")
+    assert out.count("\r") > 50 and "\x1b[K" in out
+    assert out.rsplit("\r", 1)[1].startswith("natcomp evaluate: 54 of 54 jobs done (100%); ")
+
+
+def test_elapsed_time_format():
+    from natcomp.profile.runconfig import format_elapsed
+
+    assert [format_elapsed(s) for s in (7, 750, 3723.9)] == ["0:07", "12:30", "1:02:03"]
+
+
+# --------------------------------------------------------------------------------------
+# natcomp evaluate -n writes nothing in the run folder (issue 32 point 6)
+
+
+def _tree(folder: Path) -> dict[str, float]:
+    return {str(path.relative_to(folder)): path.stat().st_mtime_ns for path in folder.rglob("*")}
+
+
+@pytest.fixture
+def mlm_config(tmp_path) -> Path:
+    """A masked LM as far as the plan needs it: its config.json."""
+    import json
+
+    model = tmp_path / "tiny-mlm"
+    model.mkdir()
+    (model / "config.json").write_text(
+        json.dumps(
+            {
+                "model_type": "bert",
+                "architectures": ["BertForMaskedLM"],
+                "vocab_size": 10,
+                "hidden_size": 8,
+                "num_hidden_layers": 1,
+                "num_attention_heads": 1,
+                "intermediate_size": 8,
+            }
+        )  # fmt: skip
+    )
+    return model
+
+
+def _planned(monkeypatch) -> list[tuple[list[str], dict, bool]]:
+    """Snakemake replaced by a recorder: the command, the config it was given, whether the config file exists."""
+    import yaml
+
+    from natcomp.profile import runconfig
+
+    calls = []
+
+    def record(command):
+        configfile = Path(command[command.index("--configfile") + 1])
+        calls.append((list(command), yaml.safe_load(configfile.read_text()), configfile))
+        return 0
+
+    monkeypatch.setattr(runconfig, "run", record)
+    return calls
+
+
+def test_a_dry_run_creates_no_run_folder(tmp_path, monkeypatch, mlm_config, capsys):
+    monkeypatch.chdir(tmp_path)
+    calls = _planned(monkeypatch)
+    before = _tree(tmp_path)
+    assert main(["evaluate", "--model", str(mlm_config), "--families", "plane", "-n"]) == 0
+    assert _tree(tmp_path) == before and not (tmp_path / "runs").exists()
+    command, config, configfile = calls[0]
+    assert "--dry-run" in command and "--nolock" in command
+    workdir = Path(command[command.index("--directory") + 1])
+    assert not workdir.exists() and not configfile.exists(), "the temporary folder is gone"
+    assert config["run_name"] == "tiny-mlm" and list(config["plane"]["prompting"]["models"]) == ["tiny-mlm"]
+    assert "a new run folder runs/tiny-mlm (not created by a dry run)" in capsys.readouterr().err
+
+
+def test_a_dry_run_in_an_existing_run_folder_changes_nothing_there(tmp_path, monkeypatch, mlm_config, capsys):
+    monkeypatch.chdir(tmp_path)
+    run = tmp_path / "runs" / "mine"
+    (run / "results").mkdir(parents=True)
+    (run / "natcomp_evaluate.yaml").write_text("# an earlier run's config\n")
+    before = _tree(tmp_path)
+    calls = _planned(monkeypatch)
+    assert main(["evaluate", "--model", str(mlm_config), "--name", "mine", "--families", "plane", "-n"]) == 0
+    assert _tree(tmp_path) == before
+    command, config, configfile = calls[0]
+    assert Path(command[command.index("--directory") + 1]) == Path("runs/mine"), "what remains to be done there"
+    assert run not in configfile.parents and config["run_name"] == "mine"
+    assert "what remains to be done in runs/mine (nothing written there)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("option", "value", "allowed"),
+    [
+        ("--cores", "0", "an integer at least 1"),
+        ("--cores", "-4", "an integer at least 1"),
+        ("--beam", "0", "an integer at least 1"),
+        ("--max-new-tokens", "0", "an integer at least 1"),
+        ("--max-len-a", "-1", "a number at least 0"),
+        ("--max-len-b", "-1", "an integer at least 0"),
+        ("--batch-size", "0", "an integer from 1 to 4096"),
+        ("--batch-size", "99999999999999999999", "an integer from 1 to 4096"),
+        ("--name", "", "must be letters, digits"),
+    ],
+)
+def test_mt_evaluate_checks_every_option_before_the_plan(tmp_path, monkeypatch, capsys, option, value, allowed):
+    """Before: --beam 0 printed the plan, wrote runs/b0/ and failed in Snakemake naming mt.systems.b0.beam."""
+    monkeypatch.chdir(tmp_path)
+    calls = _planned(monkeypatch)
+    assert main(["mt", "evaluate", "--model", "some/model", "--name", "b0", option, value]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"natcomp: error: {option}: ") and allowed in err and len(err.splitlines()) == 1, err
+    assert calls == [] and list(tmp_path.iterdir()) == []
+
+
+def test_a_failed_run_names_the_rule_its_log_and_the_whole_log(tmp_path, monkeypatch, mlm_config, capsys):
+    """Snakemake's output replayed from a real failed run: all of it in the log file, on
+    stderr the plan, the progress, the failed rule with its log and the log's path."""
+    from natcomp.profile import runconfig
+
+    fixture = FIXTURES / "snakemake_failed_run.log"
+    replay = [sys.executable, "-c", f"import sys; sys.stdout.write(open({str(fixture)!r}).read()); sys.exit(1)"]
+    monkeypatch.setattr(runconfig, "snakemake_command", lambda *args, **kwargs: replay)
+    monkeypatch.chdir(tmp_path)
+    assert main(["evaluate", "--model", str(mlm_config), "--families", "plane", "--name", "m"]) == 1
+    log = tmp_path / "runs" / "m" / "natcomp_evaluate.log"
+    assert log.read_text() == fixture.read_text()
+    err = capsys.readouterr().err.splitlines()
+    assert f"natcomp evaluate: 'm' in runs/m; Snakemake's output in {Path('runs/m/natcomp_evaluate.log')}" in err
+    assert err[-3].startswith("natcomp evaluate: 1 of 4 jobs done (25%); ")
+    assert err[-2:] == [
+        "natcomp evaluate: the rule b failed; its log: runs/m/logs/b.log",
+        "natcomp evaluate: Snakemake stopped (exit 1); its whole output: runs/m/natcomp_evaluate.log",
+    ]
+
+
+def test_a_run_stopped_before_any_job_shows_why(tmp_path, monkeypatch, mlm_config, capsys):
+    """A config check that stops Snakemake prints natcomp's one line; it is shown, not only logged."""
+    from natcomp.profile import runconfig
+
+    output = "Building DAG of jobs...\nnatcomp: config run_name: runs/m/results holds the run 'other'\n"
+    replay = [sys.executable, "-c", f"import sys; sys.stdout.write({output!r}); sys.exit(1)"]
+    monkeypatch.setattr(runconfig, "snakemake_command", lambda *args, **kwargs: replay)
+    monkeypatch.chdir(tmp_path)
+    assert main(["evaluate", "--model", str(mlm_config), "--families", "plane", "--name", "m"]) == 1
+    err = capsys.readouterr().err.splitlines()
+    assert err[-3].startswith("natcomp evaluate: planning the jobs; ")
+    assert err[-2:] == [
+        "natcomp: config run_name: runs/m/results holds the run 'other'",
+        "natcomp evaluate: Snakemake stopped (exit 1); its whole output: runs/m/natcomp_evaluate.log",
+    ]

@@ -13,7 +13,6 @@ import time
 from pathlib import Path
 
 import pytest
-import yaml
 
 from natcomp.profile.table import DIRECTIONS, PROFILE_COLUMNS
 
@@ -113,9 +112,12 @@ def test_evaluate_plans_every_family_a_tiny_model_fits(models, tmp_path, kind, r
     jobs = planned_jobs(result.stdout)
     assert all(jobs.get(rule) for rule in present), (present, jobs)
     assert not any(rule in jobs for rule in absent), (absent, jobs)
-    config = yaml.safe_load((run / "natcomp_evaluate.yaml").read_text())
+    assert not run.exists(), "a dry run creates no run folder"
+    from natcomp.profile.cli import plan_run
+
+    planned = plan_run(str(models[kind]), families=["plane"] if only else None)
+    config, record = planned.config, planned.record
     name = models[kind].name
-    record = yaml.safe_load((run / "natcomp_profile.yaml").read_text())
     assert record["scale"] == "demo" and record["name"] == name
     for family in record["families"]:
         section = config[family]
@@ -147,7 +149,9 @@ def test_evaluate_plans_the_shipped_minilm(tmp_path):
     assert "encoder" in result.stderr and "masked LM" not in result.stderr
     jobs = planned_jobs(result.stdout)
     assert jobs["pss_fine_tune"] == 2 and jobs["tre_fit"] == 1 and jobs["noncompsst_train"] == 2
-    config = yaml.safe_load((run / "natcomp_evaluate.yaml").read_text())
+    from natcomp.profile.cli import plan_run
+
+    config = plan_run("all-MiniLM-L6-v2", name="minilm").config
     assert config["pss"]["encoders"]["minilm"]["normalize"] is True, "the demo's own MiniLM settings"
 
 
@@ -163,11 +167,15 @@ def test_a_paper_scale_profile_is_one_dag(models, tmp_path):
     assert jobs["total"] > 20 and jobs["plane_prompting"] == 1 and jobs["noncompsst_train"] == 3
     # every job that runs the model declares its GPU (the same DAG, printed job by job)
     from natcomp.profile import fit, runconfig
+    from natcomp.profile.cli import plan_run
 
     targets = runconfig.profile_targets(["noncompsst", "plane", "pss", "tre"], fit.model_kinds(BERT_MLM))
+    planned = plan_run(str(models["masked_lm"]), configfile=REPO / "config" / "paper.yaml")
+    configfile = runconfig.write_config(planned.config, tmp_path / "paper_profile.yaml", "the test")
+    run.mkdir(parents=True)
     detail = subprocess.run(
         [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(run),
-         "--configfile", str(run / "natcomp_evaluate.yaml"), "-n", "--cores", "1", "--", *targets],
+         "--configfile", str(configfile), "-n", "--cores", "1", "--", *targets],
         cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
     )  # fmt: skip
     assert detail.returncode == 0, detail.stderr[-3000:]
@@ -206,6 +214,12 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
     )
     seconds = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-5000:]
+    # Snakemake's output in the run folder's log; the terminal gets the plan and the progress
+    log = (run / "natcomp_evaluate.log").read_text()
+    assert "Finished jobid" in log and "steps (100%) done" in log and len(log.splitlines()) > 300
+    assert f"Snakemake's output in {run / 'natcomp_evaluate.log'}" in result.stderr
+    assert result.stdout == "" and len(result.stderr.splitlines()) < 100, result.stderr  # was about 950
+    assert " jobs done (100%); " in result.stderr.splitlines()[-2]
     profile = (run / "results" / "profile.tsv").read_text().splitlines()
     header = profile[0].split("\t")
     rows = [dict(zip(header, line.split("\t"))) for line in profile[1:]]
@@ -235,4 +249,15 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
     assert compare_header[:5] == ["family", "measure", "setting", "unit", "direction"]
     assert "tiny-encoder sd" in compare_header and "tiny-encoder baseline" in compare_header
     assert (tmp_path / "compare.png").is_file()
+
+    # a dry run in the finished run folder: nothing remains to be done, no file changes (but
+    # Snakemake's own .snakemake/iocache, which it writes on every dry run)
+    def files():
+        return {path: path.stat().st_mtime_ns for path in run.rglob("*") if ".snakemake" not in path.parts}
+
+    before = files()
+    again = natcomp("evaluate", "--model", str(models["encoder"]), "--directory", str(run), "-n", cwd=tmp_path)
+    assert again.returncode == 0 and "what remains to be done in" in again.stderr, again.stderr[-2000:]
+    assert "Nothing to be done" in again.stdout + again.stderr
+    assert files() == before
     print(f"demo-scale profile of a tiny encoder: {seconds:.0f} s")

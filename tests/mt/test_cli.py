@@ -522,9 +522,10 @@ def test_keyword_options_contradicting_or_on_another_test_are_errors(tmp_path, c
     np_vp = _write(tmp_path / "np_vp.tsv", NP_VP_ITEMS)
     argv = ["--test", "np_vp", "--items", str(np_vp), "--translations", str(translations)]
     _assert_error(tmp_path, capsys, [*argv, "--keyword-matching", "word"], "apply to --test overgeneralisation only")
-    with pytest.raises(SystemExit):
-        main(_score(tmp_path, *argv, "--keyword-matching", "stem"))
-    assert "invalid choice: 'stem' (choose from 'substring', 'word', 'inflected')" in capsys.readouterr().err
+    assert main(_score(tmp_path, *argv, "--keyword-matching", "stem")) == 2
+    assert capsys.readouterr().err == (
+        "natcomp: error: --keyword-matching: invalid choice 'stem' (choose from substring, word, inflected)\n"
+    )
 
 
 def test_swapped_idiom_is_an_error_naming_the_line(tmp_path, capsys):
@@ -651,3 +652,28 @@ def test_sources_round_trip_scores_like_the_tsv_format(tmp_path, capsys, test, i
         assert main([*argv, *extra]) == 0
         labels[fmt] = ((out / "l.tsv").read_text(encoding="utf-8"), (out / "s.tsv").read_text(encoding="utf-8"))
     assert labels["lines"] == labels["tsv"]
+
+
+def test_score_warns_when_translations_equal_their_sources_and_says_why_none_is_scored(tmp_path, capsys):
+    """English 'translations' (the sources copied): a warning line, and the reason for 0 items scored."""
+    items = _write(tmp_path / "items.tsv", S_CONJ_TRIPLES)
+    copied = {source: source for source in S_CONJ_TRIPLE_TRANSLATIONS}
+    copied["T3 and T2"] = "De dichter ziet de koning, en de vrouw lacht."  # one of 6 is Dutch
+    translations = _translations_tsv(tmp_path / "hyp.tsv", copied)
+    argv = ["--test", "s_conj", "--items", str(items), "--translations", str(translations)]
+    assert main(_score(tmp_path, *argv)) == 0
+    captured = capsys.readouterr()
+    assert "4 items (0 scored)" in captured.out
+    assert captured.err.splitlines() == [
+        "natcomp mt score: warning: 5 of 6 translations equal their source: is this the English side?",
+        "natcomp mt score: 0 of 4 items scored: no translation has a second conjunct (a Dutch 'en' after the first "
+        "conjunct), so no item can be compared; are the translations Dutch?",
+    ]
+
+
+def test_score_of_dutch_translations_warns_about_nothing(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", S_CONJ_TRIPLES)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", S_CONJ_TRIPLE_TRANSLATIONS)
+    argv = ["--test", "s_conj", "--items", str(items), "--translations", str(translations)]
+    assert main(_score(tmp_path, *argv)) == 0
+    assert capsys.readouterr().err == ""

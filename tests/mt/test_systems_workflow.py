@@ -132,7 +132,13 @@ def test_natcomp_mt_evaluate_plans_the_tests_of_one_model(tmp_path):
     jobs = planned_jobs(result.stdout)
     assert jobs["mt_system_translate"] == 1 and jobs["mt_tables"] == 1
     assert "mt_train" not in jobs and "noncompsst_demo_corpus" not in jobs
-    written = yaml.safe_load((run / "natcomp_evaluate.yaml").read_text())
+    assert not run.exists(), "a dry run creates no run folder"
+    from natcomp.cli import build_parser
+    from natcomp.mt.cli import system_settings
+    from natcomp.profile.cli import plan_run
+
+    options = build_parser().parse_args(["mt", "evaluate", "--model", str(model)])
+    written = plan_run(str(model), families=["mt"], mt_system=system_settings(options)).config
     assert written["mt"]["systems"] == {
         "my-marian": {
             "model": str(model.resolve()),

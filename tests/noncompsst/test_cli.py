@@ -198,3 +198,46 @@ def test_demo_stages_put_the_planted_phrases_on_top(tmp_path):
     share = planted_share(tmp_path / "ratings.tsv", tmp_path / "planted.tsv")
     assert share["planted_rated"] >= 2
     assert share["share_of_top_k"] >= 0.75
+
+
+SPLIT_TREES = {
+    "train": "(3 (2 (2 A) (2 film)) (3 (2 is) (3 (3 very) (3 good))))\n",
+    "dev": "(1 (2 (2 The) (2 plot)) (1 (2 is) (1 (1 rather) (1 bad))))\n",
+    "test": "(2 (2 (2 It) (2 is)) (2 (2 a) (2 film)))\n",
+}
+
+
+def _zip(path, members: dict[str, str]):
+    import zipfile
+
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, text in members.items():
+            archive.writestr(name, text)
+    return path
+
+
+def test_candidates_read_a_zip_without_its_suffix(tmp_path, capsys):
+    """The workflow's own download (results/downloads/tre/sst_ptb) is the SST zip without '.zip':
+    read as a zip by its content (before: a traceback, the zip read as one PTB file)."""
+    download = _zip(tmp_path / "sst_ptb", {f"trees/{split}.txt": text for split, text in SPLIT_TREES.items()})
+    suffixed = _zip(tmp_path / "sst_ptb.zip", {f"trees/{split}.txt": text for split, text in SPLIT_TREES.items()})
+    tables = []
+    for archive in (download, suffixed):
+        out = tmp_path / f"{archive.name}.tsv"
+        argv = ["noncompsst", "candidates", str(archive), "--no-parser", "--no-ner", "--quiet", "--out", str(out)]
+        assert main([*argv, "--min-tokens", "1", "--max-tokens", "2"]) == 0, capsys.readouterr().err
+        tables.append(read_tsv(out))
+    assert len(tables[0]) > 0 and tables[0].equals(tables[1])
+    assert {source.split(":")[0] for source in tables[0]["source"]} <= {"train", "dev", "test"}
+
+
+def test_candidates_name_a_zip_that_is_not_the_sst_release(tmp_path, capsys):
+    other = _zip(tmp_path / "sst_ptb", {"readme.txt": "not SST\n"})
+    out = tmp_path / "c.tsv"
+    argv = ["noncompsst", "candidates", str(other), "--no-parser", "--no-ner", "--quiet", "--out", str(out)]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err == (
+        f"natcomp: error: {other}: the archive has no member 'trees/train.txt'; expected the SST release layout\n"
+    )
+    assert not out.exists()

@@ -5,7 +5,9 @@ top-level spellings (``natcomp score``...) still work (:data:`natcomp.cli.MOVED_
 
 ``natcomp mt score --test T --items ITEMS.tsv --translations FILE --labels L.tsv --summary S.tsv``
     Score the translations of one test's items (see :mod:`natcomp.mt.scoring`): a per-item
-    labels TSV, a per-group summary TSV with overall rows, and one result line on stdout.
+    labels TSV, a per-group summary TSV with overall rows, and one result line on stdout;
+    on stderr a warning when translations equal their sources (the English side given as
+    the Dutch), and the reason when no item is scored.
 ``natcomp mt sources --test T --items ITEMS.tsv [--output FILE]``
     The unique source sentences of an items file, one per line, in the order
     ``natcomp mt score --translations-format lines`` expects its translations.
@@ -30,9 +32,10 @@ import os
 import sys
 from pathlib import Path
 
+from natcomp.cli import int_range, non_negative_float, non_negative_int, positive_int
 from natcomp.errors import InputError, NatcompError
 
-__all__ = ["add_subcommands"]
+__all__ = ["add_subcommands", "system_settings"]
 
 PROG = "natcomp"
 
@@ -49,6 +52,10 @@ _QUOTING_HELP = (
 
 #: the tests' names (natcomp.mt.registry.TESTS; named here so that building the parser imports no pandas)
 TEST_NAMES = ("np_vp", "s_conj", "substitutivity", "overgeneralisation")
+#: the largest --batch-size of 'natcomp mt evaluate': 4,096 sentences of up to --max-new-tokens 256
+#: tokens with beam 5 already hold about 5 million decoder positions per step, more than fits a
+#: GPU's memory for any translation model; a larger number is a typo, not a batch
+MAX_BATCH_SIZE = 4096
 #: natcomp.mt.scoring.S_CONJ_MISSING_CONJUNCT, for the same reason
 S_CONJ_MISSING_CONJUNCT = ("pair", "triple")
 
@@ -97,7 +104,8 @@ def _add_score(subparsers) -> None:
             "natcomp table, CSV-quoted only when a sentence holds a tab or a line break (possible in a quoted "
             "input). On success one line goes to stdout: the test, the number of items (and of scored items "
             "where some are not scored) and the overall scores; run 'natcomp mt sources' for the sentences to "
-            "translate."
+            "translate. A warning goes to stderr when translations equal their (English) sources, and the reason "
+            "when no item could be scored."
         ),
     )
     _add_items_arguments(parser)
@@ -203,6 +211,28 @@ def _report_idioms_inside_words(items, keyword_matching: str, examples: int = 3)
     )
 
 
+def _report_copied_sources(translations: dict[str, str]) -> None:
+    """One line on stderr when translations equal their (English) sources: a file of the wrong side."""
+    copied = sum(1 for source, translation in translations.items() if translation.strip() == source.strip())
+    if copied:
+        print(
+            f"{PROG} mt score: warning: {copied} of {len(translations)} translations equal their source: is this "
+            "the English side?",
+            file=sys.stderr,
+        )
+
+
+def _why_none_scored(labels, test: str, metrics) -> str:
+    """Why no item got a label, in words (``natcomp mt score`` prints it instead of a silent 0)."""
+    if test == "s_conj":
+        return (
+            "no translation has a second conjunct (a Dutch 'en' after the first conjunct), so no item can be "
+            "compared; are the translations Dutch?"
+        )
+    empty = [column for column in metrics if column in labels and labels[column].isna().all()]
+    return f"every item's {' and '.join(empty) or 'label'} is empty"
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     from natcomp.mt import scoring
     from natcomp.mt.lexicon import load_idioms, load_synonyms
@@ -243,6 +273,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
                 )
     sources = scoring.unique_sources(items, args.test)
     translations = scoring.read_translations(args.translations, sources, args.translations_format, quoted=quoted)
+    _report_copied_sources(translations)
 
     labels = scoring.score_items(
         items,
@@ -265,6 +296,11 @@ def _cmd_score(args: argparse.Namespace) -> int:
     counted = f"{len(items)} items" + ("" if scored == len(items) else f" ({scored} scored)")
     scores = ", ".join(f"{name} {_format_score(total[name])}" for name in metrics.values())
     print(f"{PROG} mt score: {args.test}, {counted}, {scores} (labels: {args.labels}, summary: {args.summary})")
+    if scored == 0:
+        print(
+            f"{PROG} mt score: 0 of {len(items)} items scored: {_why_none_scored(labels, args.test, metrics)}",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -335,7 +371,11 @@ def _add_fragments(subparsers) -> None:
         "PATH); auto: discodop when available, else builtin",
     )
     parser.add_argument(
-        "--threads", type=int, default=1, metavar="N", help="processes for disco-dop (0: all CPUs; default 1)"
+        "--threads",
+        type=non_negative_int,
+        default=1,
+        metavar="N",
+        help="processes for disco-dop (0: all CPUs; default 1)",
     )
     parser.set_defaults(func=_cmd_fragments, output_files=("output",))
 
@@ -346,8 +386,6 @@ def _cmd_fragments(args: argparse.Namespace) -> int:
     from natcomp.mt.semi_natural import fragments as frag
     from natcomp.trees import read_trees
 
-    if args.threads < 0:
-        raise NatcompError(f"--threads must be >= 0, not {args.threads}")
     backend = args.backend
     if backend == "auto":
         backend = "discodop" if frag.discodop_available() else "builtin"
@@ -396,8 +434,12 @@ def _add_evaluate(subparsers) -> None:
             "go to snakemake (e.g. -- --profile slurm)."
         ),
     )
+    from natcomp.profile.cli import add_run_arguments, run_name
+
     parser.add_argument("--model", required=True, metavar="NAME_OR_PATH", help="Hub id or local model folder")
-    parser.add_argument("--name", help="the system's name in the tables (default: the model's last path part)")
+    parser.add_argument(
+        "--name", type=run_name, help="the system's name in the tables (default: the model's last path part)"
+    )
     parser.add_argument(
         "--family",
         choices=("auto", "marian", "m2m100", "nllb"),
@@ -406,18 +448,31 @@ def _add_evaluate(subparsers) -> None:
     )
     parser.add_argument("--source-code", help="source language code as the model names it (NLLB-200: eng_Latn)")
     parser.add_argument("--target-code", help="target language code as the model names it (NLLB-200: nld_Latn)")
-    parser.add_argument("--beam", type=int, default=5, help="beam size (default %(default)s)")
-    parser.add_argument("--max-new-tokens", type=int, default=256, help="longest translation, in the model's tokens")
+    parser.add_argument("--beam", type=positive_int, default=5, help="beam size, at least 1 (default %(default)s)")
+    parser.add_argument(
+        "--max-new-tokens",
+        type=positive_int,
+        default=256,
+        help="longest translation, in the model's tokens, at least 1 (default %(default)s)",
+    )
     parser.add_argument(
         "--max-len-a",
-        type=float,
-        help="also end a translation after MAX_LEN_A x source tokens + MAX_LEN_B (fairseq's limit, as the trained "
+        type=non_negative_float,
+        help="also end a translation after MAX_LEN_A (at least 0) x source tokens + MAX_LEN_B (fairseq's limit, as the trained "
         "models decode; default: none)",
     )
     parser.add_argument(
-        "--max-len-b", type=int, default=10, help="the constant term of --max-len-a's limit (default %(default)s)"
+        "--max-len-b",
+        type=non_negative_int,
+        default=10,
+        help="the constant term of --max-len-a's limit, at least 0 (default %(default)s)",
     )
-    parser.add_argument("--batch-size", type=int, default=64, help="sentences per decoding batch")
+    parser.add_argument(
+        "--batch-size",
+        type=int_range(1, MAX_BATCH_SIZE),
+        default=64,
+        help=f"sentences per decoding batch, 1 to {MAX_BATCH_SIZE} (default %(default)s)",
+    )
     parser.add_argument(
         "--precision",
         choices=("fp32", "fp16"),
@@ -430,17 +485,13 @@ def _add_evaluate(subparsers) -> None:
         default="auto",
         help="where to decode (default auto: the GPU when there is one)",
     )
-    from natcomp.profile.cli import add_run_arguments
-
     add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
 
 
-def _cmd_evaluate(args: argparse.Namespace) -> int:
-    """The MT case of ``natcomp evaluate`` (:func:`natcomp.profile.cli.evaluate_model`)."""
-    from natcomp.profile.cli import evaluate_model
-
-    system = {
+def system_settings(args: argparse.Namespace) -> dict[str, object]:
+    """The ``mt.systems`` entry of ``natcomp mt evaluate``'s options (the model aside)."""
+    return {
         "family": args.family,
         "source_code": args.source_code,
         "target_code": args.target_code,
@@ -452,6 +503,12 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         "precision": args.precision,
         "device": args.device,
     }
+
+
+def _cmd_evaluate(args: argparse.Namespace) -> int:
+    """The MT case of ``natcomp evaluate`` (:func:`natcomp.profile.cli.evaluate_model`)."""
+    from natcomp.profile.cli import evaluate_model
+
     return evaluate_model(
         args.model,
         name=args.name,
@@ -461,6 +518,6 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         cores=args.cores,
         dry_run=args.dry_run,
         snakemake_args=args.snakemake_args,
-        mt_system=system,
+        mt_system=system_settings(args),
         command="mt evaluate",
     )

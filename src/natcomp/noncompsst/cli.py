@@ -2,7 +2,7 @@
 
 ``candidates TREES... --out FILE``
     SST phrase candidates (appendix A) of PTB tree files (``train.txt``...) or of
-    ``trainDevTestTrees_PTB.zip``; columns ``phrase, left, right, left_type, right_type,
+    ``trainDevTestTrees_PTB.zip`` (a zip by its content, whatever its name); columns ``phrase, left, right, left_type, right_type,
     sentiment, source``. ``--no-parser`` / ``--no-ner`` switch stanza's filters off
     (``--phrase-types`` / ``--entities`` replace them by tables); ``--raw-scores`` (with
     ``--sst``) switches the spread filter on; ``--sst`` (stanfordSentimentTreebank.zip or
@@ -19,11 +19,16 @@ import argparse
 import logging
 import math
 import sys
+import zipfile
 from pathlib import Path
 
-from natcomp.errors import InputError, NatcompError
+from natcomp.cli import non_negative_float, positive_int
+from natcomp.errors import InputError, NatcompError, OptionError
 
 __all__ = ["add_subcommands"]
+
+#: the paper's top k of the F1 on the phrases with the highest human MAXABS (section 5)
+DEFAULT_TOP_K = 67
 
 
 class _StderrHandler(logging.StreamHandler):
@@ -58,6 +63,10 @@ def _candidates(args: argparse.Namespace) -> int:
     logger = _setup_logging(not args.quiet)
     if args.raw_scores and not args.sst:
         raise NatcompError("--raw-scores needs --sst (dictionary.txt maps phrases to the ids of the raw scores)")
+    if args.max_tokens < args.min_tokens:
+        raise OptionError(
+            "--max-tokens", f"expected at least --min-tokens ({args.min_tokens}), not {args.max_tokens}: no phrase fits"
+        )
     if not args.raw_scores:
         logger.info("no --raw-scores: the spread filter is off")
     settings = candidates.CandidateSettings(
@@ -75,7 +84,8 @@ def _candidates(args: argparse.Namespace) -> int:
     # stanza's models are checked above, before the trees are read
     trees = {}
     for path in args.trees:
-        if path.suffix == ".zip":
+        # a zip by its content: the workflow's own download (results/downloads/tre/sst_ptb) has no suffix
+        if path.is_file() and zipfile.is_zipfile(path):
             for split in PTB_MEMBERS:
                 trees[f"{split}"] = read_ptb_trees(path, split)
         else:
@@ -119,6 +129,12 @@ def _evaluate(args: argparse.Namespace) -> int:
 
     _setup_logging(not args.quiet)
     phrases = read_stimuli(args.stimuli)
+    if args.top_k is None:  # the paper's 67 (fewer phrases: all of them, as the workflow's top_k)
+        args.top_k = DEFAULT_TOP_K
+    elif args.top_k > len(phrases):
+        raise OptionError(
+            "--top-k", f"expected at most {len(phrases)}, the number of phrases in {args.stimuli}, not {args.top_k}"
+        )
     human = ratings.read_ratings(args.human)
     sentiment = ratings.read_sentiment(args.sentiment) if args.sentiment else ratings.released_sentiment(args.human)
     flagged = ratings.read_ungrammatical(args.ungrammatical) if args.ungrammatical else set()
@@ -182,15 +198,21 @@ def add_subcommands(subparsers) -> None:
     )
     p.add_argument(
         "--max-raw-sd",
-        type=float,
+        type=non_negative_float,
         default=5.0,
-        help="largest standard deviation of a phrase's raw 1-25 scores (default 5)",
+        help="largest standard deviation of a phrase's raw 1-25 scores, at least 0 (default 5)",
     )
     p.add_argument(
-        "--min-tokens", type=int, default=3, help="fewest tokens per subphrase, punctuation excluded (default 3)"
+        "--min-tokens",
+        type=positive_int,
+        default=3,
+        help="fewest tokens per subphrase, punctuation excluded, at least 1 (default 3)",
     )
     p.add_argument(
-        "--max-tokens", type=int, default=8, help="most tokens per subphrase, punctuation excluded (default 8)"
+        "--max-tokens",
+        type=positive_int,
+        default=8,
+        help="most tokens per subphrase, punctuation excluded, at least --min-tokens (default 8)",
     )
     p.add_argument(
         "--stanza-dir", type=Path, default=Path("stanza_resources"), help="folder with stanza's English models"
@@ -246,7 +268,10 @@ def add_subcommands(subparsers) -> None:
     )
     p.add_argument("--ungrammatical", type=Path, metavar="FILE", help="stimulus<TAB>ungrammatical, for ALLCLEAN")
     p.add_argument(
-        "--top-k", type=int, default=67, help="F1 on the k phrases with the highest human MAXABS (default 67)"
+        "--top-k",
+        type=positive_int,
+        help=f"F1 on the k phrases with the highest human MAXABS, 1 to the number of phrases (default "
+        f"{DEFAULT_TOP_K}, the paper's, or all phrases when there are fewer)",
     )
     p.add_argument("--out", type=Path, help="also write the scores as a one-row TSV")
     p.add_argument("--quiet", action="store_true", help="log warnings only")

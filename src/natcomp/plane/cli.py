@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
-import json
 import sys
 from pathlib import Path
 
+from natcomp.cli import json_object, positive_int
 from natcomp.errors import OptionError
 
 
@@ -24,6 +24,8 @@ def _distances(text: str) -> dict[str, int]:
         raise argparse.ArgumentTypeError(f"expected I=3,S=3,O=1, got {text!r}") from None
     if sorted(result) != ["I", "O", "S"]:
         raise argparse.ArgumentTypeError(f"expected a distance for each of I, S, O, got {text!r}")
+    if min(result.values()) < 1:
+        raise argparse.ArgumentTypeError(f"expected distances of at least 1, got {text!r}")
     return result
 
 
@@ -40,7 +42,7 @@ def add_subcommands(subparsers) -> None:
     hyp = commands.add_parser("hypernyms", help="unigram WordNet hypernyms of nouns, nearest first")
     hyp.add_argument("nouns", nargs="+", metavar="NOUN", help="English nouns")
     hyp.add_argument(
-        "--max-distance", type=int, default=3, help="most hypernym steps from the noun (at least 1; default 3)"
+        "--max-distance", type=positive_int, default=3, help="most hypernym steps from the noun (at least 1; default 3)"
     )
     hyp.set_defaults(func=_cmd_hypernyms)
 
@@ -75,7 +77,7 @@ def add_subcommands(subparsers) -> None:
     )
     split.add_argument("--seed", type=int, required=True, help="the seed of the random draws")
     split.add_argument(
-        "--settings", type=json.loads, default={}, help="JSON object of split settings (see docs/plane.md)"
+        "--settings", type=json_object, default={}, help="JSON object of split settings (see docs/plane.md)"
     )
     split.add_argument("--train", type=Path, required=True, help="train items TSV to write")
     split.add_argument("--test", type=Path, required=True, help="test items TSV to write")
@@ -90,8 +92,6 @@ def add_subcommands(subparsers) -> None:
 def _cmd_hypernyms(args) -> int:
     from natcomp.plane import hypernyms
 
-    if args.max_distance < 1:
-        raise OptionError("--max-distance", f"must be at least 1, not {args.max_distance}")
     from natcomp.plane.wordnet import hypernym_synsets, is_unigram
 
     for noun in args.nouns:
@@ -140,8 +140,6 @@ def _cmd_split(args) -> int:
         "one_it": splits.OneItSettings,
         "in_distribution": splits.InDistributionSettings,
     }[args.kind]
-    if not isinstance(args.settings, dict):
-        raise OptionError("--settings", f"expected a JSON object of split settings, not {args.settings!r}")
     known = [field.name for field in dataclasses.fields(settings_class)]
     unknown = sorted(set(args.settings) - set(known))
     if unknown:

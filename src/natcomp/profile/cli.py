@@ -1,9 +1,11 @@
 """``natcomp evaluate`` and ``natcomp compare``: the top-level commands of the profile.
 
 ``natcomp evaluate --model NAME_OR_PATH [--name N] [--families F ...] [--configfile BASE] [-n] [-- SNAKEMAKE_OPTIONS]``
-    Decide from the model's config which families it fits and print the plan; write the
-    run's config into ``runs/<name>/`` and run the workflow there; then write
-    ``runs/<name>/results/profile.tsv`` and ``profile.html``.
+    Check every option, decide from the model's config which families it fits and print
+    the plan; write the run's config into ``runs/<name>/`` and run the workflow there,
+    its output in ``runs/<name>/natcomp_evaluate.log`` and a one-line progress display on
+    stderr; then write ``runs/<name>/results/profile.tsv`` and ``profile.html``. A dry run
+    (``-n``) creates no run folder and writes no file of the run in an existing one.
 ``natcomp compare RUN [RUN ...] [--output FILE.tsv] [--figure FILE.png]``
     The profiles of several runs side by side: one TSV and one figure.
 
@@ -15,12 +17,15 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import tempfile
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
-from natcomp.errors import InputError
+from natcomp.cli import positive_int
+from natcomp.errors import InputError, OptionError
 
-__all__ = ["add_run_arguments", "add_subcommands", "evaluate_model"]
+__all__ = ["RunPlan", "add_run_arguments", "add_subcommands", "evaluate_model", "plan_run", "run_name"]
 
 PROG = "natcomp"
 
@@ -50,7 +55,9 @@ def _add_evaluate(subparsers) -> None:
         "--model", required=True, metavar="NAME_OR_PATH", help="local model folder, shipped model or cached Hub id"
     )
     parser.add_argument(
-        "--name", help="the model's name in the tables and the run folder (default: the last path part)"
+        "--name",
+        type=run_name,
+        help="the model's name in the tables and the run folder (default: the last path part)",
     )
     parser.add_argument(
         "--families",
@@ -61,6 +68,17 @@ def _add_evaluate(subparsers) -> None:
     )
     add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
+
+
+def run_name(text: str) -> str:
+    """An argparse ``type=`` for ``--name``: a name that can be a folder and a column (never replaced)."""
+    from natcomp.errors import ConfigError
+    from natcomp.profile.runconfig import check_name
+
+    try:
+        return check_name(text)
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +93,12 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         "config/paper.yaml)",
     )
     parser.add_argument("--directory", type=Path, help="run folder (default: runs/<name>)")
-    parser.add_argument("--cores", type=int, default=os.cpu_count() or 1, help="cores Snakemake may use (default: all)")
+    parser.add_argument(
+        "--cores",
+        type=positive_int,
+        default=os.cpu_count() or 1,
+        help="cores Snakemake may use, at least 1 (default: all)",
+    )
     parser.add_argument("--dry-run", "-n", action="store_true", help="print the plan and the jobs, run nothing")
     parser.add_argument("snakemake_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
@@ -109,6 +132,63 @@ def read_base(path: Path) -> dict:
     return base
 
 
+@dataclass
+class RunPlan:
+    """One model's run, decided before anything is written: the plan's rows, the run's
+    config and record (what the profile is of) and the final tables it asks Snakemake for."""
+
+    name: str
+    base_path: Path
+    scale: str
+    description: str
+    rows: list
+    config: dict
+    record: dict
+    targets: list[str]
+
+
+def plan_run(
+    model: str,
+    *,
+    name: str | None = None,
+    families: Sequence[str] | None = None,
+    configfile: Path | None = None,
+    mt_system: Mapping[str, object] | None = None,
+) -> RunPlan:
+    """Everything :func:`evaluate_model` checks and decides before it writes a file or starts a job."""
+    from natcomp.profile import fit, runconfig
+
+    base_path = configfile or runconfig.workflow_root() / "config" / "config.yaml"
+    base = read_base(base_path)
+    # an empty --name is refused, never replaced by the model's
+    name = runconfig.check_name(runconfig.system_name(model) if name is None else name)
+    # before any job: the model is local (or cached) and fits what is asked
+    kinds = fit.model_kinds(fit.read_model_config(model))
+    chosen = fit.choose_families(model, kinds, families)
+    location = model
+    if Path(model).expanduser().is_dir():
+        location = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
+    scale = runconfig.scale_of(base, base_path)
+    record = {
+        "model": model,
+        "name": name,
+        "scale": scale,
+        "base": str(base_path),
+        "families": list(chosen),
+        "plane": {"prompting": kinds.masked_lm, "nli": kinds.nli},
+    }
+    return RunPlan(
+        name=name,
+        base_path=Path(base_path),
+        scale=scale,
+        description=f"{model} is {kinds.describe()}",
+        rows=[row for row in fit.plan(kinds, base) if row.family in chosen],
+        config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
+        record=record,
+        targets=runconfig.profile_targets(chosen, kinds),
+    )
+
+
 def evaluate_model(
     model: str,
     *,
@@ -122,48 +202,55 @@ def evaluate_model(
     mt_system: Mapping[str, object] | None = None,
     command: str = "evaluate",
 ) -> int:
-    """Plan, configure and run one model's evaluation; write its profile after a real run."""
+    """Plan, configure and run one model's evaluation; write its profile after a real run.
+
+    A dry run writes nothing of the run: the config goes to a temporary folder, and
+    Snakemake plans in the run folder when it exists (what remains to be done there; only
+    its own cache in ``.snakemake/`` changes), else in a temporary one. A real run's Snakemake output goes to :data:`runconfig.LOG_FILE`
+    in the run folder, its progress to stderr."""
     from natcomp.profile import fit, runconfig
 
     prog = f"{PROG} {command}"
+    if cores < 1:  # the command line's --cores is checked by argparse; this is the library call
+        raise OptionError("--cores", f"expected an integer at least 1, not {cores}")
     root = runconfig.workflow_root()
-    base_path = configfile or root / "config" / "config.yaml"
-    base = read_base(base_path)
-    name = runconfig.check_name(name or runconfig.system_name(model))
-    # before any job: the model is local (or cached) and fits what is asked
-    model_config = fit.read_model_config(model)
-    kinds = fit.model_kinds(model_config)
-    chosen = fit.choose_families(model, kinds, families)
-    rows = [row for row in fit.plan(kinds, base) if row.family in chosen]
-    location = model
-    if Path(model).expanduser().is_dir():
-        location = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
-    scale = runconfig.scale_of(base, base_path)
-    print(f"{prog}: {model} is {kinds.describe()}; {scale} scale; the plan:", file=sys.stderr)
-    print(fit.format_plan(rows), file=sys.stderr)
-    config = runconfig.profile_config(base, name, location, chosen, kinds, mt_system)
-    directory = Path(directory or Path("runs") / name)
-    directory.mkdir(parents=True, exist_ok=True)
-    note = f"{prog}: the base config {base_path} with {name} as the only model"
-    configpath = runconfig.write_config(config, directory / runconfig.CONFIG_FILE, note)
-    run_record = {
-        "model": model,
-        "name": name,
-        "scale": scale,
-        "base": str(base_path),
-        "families": list(chosen),
-        "plane": {"prompting": kinds.masked_lm, "nli": kinds.nli},
-    }
-    runconfig.write_config(run_record, directory / runconfig.RUN_FILE, f"{prog}: what the profile is of")
+    plan = plan_run(model, name=name, families=families, configfile=configfile, mt_system=mt_system)
+    print(f"{prog}: {plan.description}; {plan.scale} scale; the plan:", file=sys.stderr)
+    print(fit.format_plan(plan.rows), file=sys.stderr)
+    directory = Path(directory or Path("runs") / plan.name)
+    note = f"{prog}: the base config {plan.base_path} with {plan.name} as the only model"
     extra = [argument for argument in snakemake_args if argument != "--"]
-    targets = runconfig.profile_targets(chosen, kinds)
+    if dry_run:
+        with tempfile.TemporaryDirectory(prefix="natcomp-dry-run-") as scratch:
+            configpath = runconfig.write_config(plan.config, Path(scratch) / runconfig.CONFIG_FILE, note)
+            if directory.is_dir():
+                workdir, where = directory, f"what remains to be done in {directory} (nothing written there)"
+            else:
+                workdir, where = Path(scratch) / "run", f"a new run folder {directory} (not created by a dry run)"
+                workdir.mkdir()
+            print(f"{prog}: dry run of {plan.name!r}: {where}", file=sys.stderr)
+            snakemake = runconfig.snakemake_command(
+                root / "Snakefile", workdir, configpath, cores, plan.targets, True, extra
+            )
+            return runconfig.run(snakemake)
+    directory.mkdir(parents=True, exist_ok=True)
+    configpath = runconfig.write_config(plan.config, directory / runconfig.CONFIG_FILE, note)
+    runconfig.write_config(plan.record, directory / runconfig.RUN_FILE, f"{prog}: what the profile is of")
     snakemake = runconfig.snakemake_command(
-        root / "Snakefile", directory, configpath.resolve(), cores, targets, dry_run, extra
+        root / "Snakefile", directory, configpath.resolve(), cores, plan.targets, False, extra
     )
-    print(f"{prog}: {name!r} in {directory}", file=sys.stderr)
-    status = runconfig.run(snakemake)
-    if status != 0 or dry_run:
-        return status
+    log = directory / runconfig.LOG_FILE
+    print(f"{prog}: {plan.name!r} in {directory}; Snakemake's output in {log}", file=sys.stderr)
+    progress = runconfig.run_with_progress(snakemake, log, prog)
+    if progress.returncode != 0:
+        for rule, rule_log in progress.failed:
+            where = f"; its log: {directory / rule_log}" if rule_log else ""
+            print(f"{prog}: the rule {rule} failed{where}", file=sys.stderr)
+        if not progress.failed:  # stopped before any job: its own words (a config check's one line)
+            for line in progress.messages or list(progress.tail):
+                print(line, file=sys.stderr)
+        print(f"{prog}: Snakemake stopped (exit {progress.returncode}); its whole output: {log}", file=sys.stderr)
+        return progress.returncode
     tsv, html = write_run_profile(directory)
     print(f"{prog}: profile in {tsv} and {html}", file=sys.stderr)
     return 0

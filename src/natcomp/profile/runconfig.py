@@ -6,15 +6,25 @@ with the model as the ONLY model of every family it fits, the family's own demo 
 models removed, and the families it does not fit switched off. Only the model lists are
 overridden (and the switches that turn a family's model-less stage off), so the test
 settings, data and scorers are exactly those of a full run of that base config.
+
+A real run's Snakemake output goes to :data:`LOG_FILE` in the run folder; the terminal
+gets a compact progress display read from that output line by line (:class:`Progress`,
+:func:`run_with_progress`): jobs done of total, the stages running, the elapsed time.
 """
 
 from __future__ import annotations
 
+import queue
 import re
 import subprocess
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TextIO
 
 from natcomp.errors import ConfigError
 from natcomp.files import atomic_open
@@ -22,11 +32,14 @@ from natcomp.profile.fit import FAMILIES, ModelKinds
 
 __all__ = [
     "CONFIG_FILE",
+    "LOG_FILE",
     "RUN_FILE",
+    "Progress",
     "check_name",
     "profile_config",
     "profile_targets",
     "run",
+    "run_with_progress",
     "scale_of",
     "snakemake_command",
     "system_name",
@@ -38,6 +51,8 @@ __all__ = [
 CONFIG_FILE = "natcomp_evaluate.yaml"
 #: what the profile is of: model, name, scale, families (read by the profile writer)
 RUN_FILE = "natcomp_profile.yaml"
+#: Snakemake's whole output of a real run, in the run folder
+LOG_FILE = "natcomp_evaluate.log"
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
 
@@ -215,10 +230,175 @@ def snakemake_command(
         str(cores),
     ]
     if dry_run:
-        command += ["--dry-run", "--quiet", "rules"]
+        # --nolock: a dry run in an existing run folder leaves no lock behind (nor waits on one)
+        command += ["--dry-run", "--quiet", "rules", "--nolock"]
     # "--" ends the options: --quiet and --configfile take several values
     return [*command, *extra, "--", *targets]
 
 
 def run(command: Sequence[str]) -> int:
     return subprocess.run(list(command), check=False).returncode
+
+
+# --------------------------------------------------------------------------------------
+# the progress of a real run, read from Snakemake's output
+
+_STEPS = re.compile(r"^(\d+) of (\d+) steps \(\d+%\) done")
+_TOTAL = re.compile(r"^total\s+(\d+)$")
+_JOB_START = re.compile(r"^(?:local)?rule (\S+):$")
+_JOB_ID = re.compile(r"^\s+jobid: (\d+)$")
+_JOB_DONE = re.compile(r"^Finished jobid: (\d+)")
+_ERROR = re.compile(r"^Error in rule (\S+):$")
+_ERROR_LOG = re.compile(r"^\s+log: (.+?)(?: \(check log file\(s\) for error details\))?$")
+
+
+@dataclass
+class Progress:
+    """What Snakemake's output says so far: jobs done of total, the jobs running (job id ->
+    rule, in the order they started) and the rules that failed with their log files."""
+
+    done: int = 0
+    total: int | None = None
+    running: dict[str, str] = field(default_factory=dict)
+    failed: list[tuple[str, str | None]] = field(default_factory=list)
+    nothing_to_do: bool = False
+    returncode: int | None = None  # Snakemake's exit status, once it has ended
+    latest: str | None = None  # the rule of the job started last: the stage the run is at
+    #: natcomp's own one-line errors in the output (a config check stopping Snakemake before any job)
+    messages: list[str] = field(default_factory=list)
+    #: the last lines of the output, for a failure that names no rule
+    tail: deque = field(default_factory=lambda: deque(maxlen=3))
+    _started: str | None = None  # the rule of a job whose id comes on a later line
+    _in_error: bool = False  # inside an "Error in rule" block, whose "log:" line names the rule's log
+
+    def feed(self, line: str) -> None:
+        """Read one line of Snakemake's output (no line ending)."""
+        text = line.rstrip("\n")
+        if text.strip():
+            self.tail.append(text)
+        if text.startswith("natcomp: "):
+            self.messages.append(text)
+        if found := _STEPS.match(text):
+            self.done, self.total = int(found.group(1)), int(found.group(2))
+        elif (found := _TOTAL.match(text)) and self.total is None:
+            self.total = int(found.group(1))
+        elif found := _JOB_START.match(text):
+            self._started, self._in_error = found.group(1), False
+        elif (found := _JOB_ID.match(text)) and self._in_error:  # the failed job runs no more
+            self.running.pop(found.group(1), None)
+        elif (found := _JOB_ID.match(text)) and self._started is not None:
+            self.running[found.group(1)] = self.latest = self._started
+            self._started = None
+        elif found := _JOB_DONE.match(text):
+            self.running.pop(found.group(1), None)
+        elif found := _ERROR.match(text):
+            self.failed.append((found.group(1), None))
+            self._in_error = True
+        elif self._in_error and (found := _ERROR_LOG.match(text)):
+            self.failed[-1] = (self.failed[-1][0], found.group(1).split(",")[0].strip())
+            self._in_error = False
+        elif text.startswith("Nothing to be done"):
+            self.nothing_to_do = True
+
+    @property
+    def stage(self) -> str:
+        """The rules running, each once, in the order they started ('' when none)."""
+        return ", ".join(dict.fromkeys(self.running.values()))
+
+    def line(self, elapsed: float) -> str:
+        """One line: jobs done of total, the stages running, the elapsed time."""
+        if self.total is None:
+            counted = "planning the jobs"
+        else:
+            percent = 100 * self.done // self.total if self.total else 100
+            counted = f"{self.done} of {self.total} jobs done ({percent}%)"
+        running = f", running {self.stage}" if self.stage else ""
+        return f"{counted}{running}; {format_elapsed(elapsed)}"
+
+
+def format_elapsed(seconds: float) -> str:
+    """``0:07``, ``12:30``, ``1:02:03``: minutes and seconds, hours when there are any."""
+    whole = int(seconds)
+    hours, rest = divmod(whole, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes}:{secs:02d}"
+
+
+def show_progress(
+    lines: Iterable[str | None],
+    log: TextIO,
+    out: TextIO,
+    prefix: str,
+    *,
+    tty: bool,
+    clock: Callable[[], float] = time.monotonic,
+) -> Progress:
+    """Copy Snakemake's output ``lines`` to ``log`` and show its progress on ``out``.
+
+    On a terminal one line is rewritten in place (a ``None`` in ``lines`` is a tick with no
+    output: the elapsed time moves on); elsewhere (a CI log, a file) one line is written
+    when a job of another rule than the last one starts (the stage changes), and a last
+    one at the end."""
+    progress = Progress()
+    start = clock()
+    shown = written = None
+    for line in lines:
+        if line is not None:
+            log.write(line)
+            progress.feed(line)
+        text = f"{prefix}: {progress.line(clock() - start)}"
+        if tty:
+            if text != written:  # rewritten only when it changes
+                out.write(f"\r{text}\x1b[K")
+                out.flush()
+                written = text
+        elif progress.latest is not None and progress.latest != shown:
+            shown = progress.latest
+            out.write(text + "\n")
+            out.flush()
+    log.flush()
+    final = f"{prefix}: {progress.line(clock() - start)}"
+    out.write(f"\r{final}\x1b[K\n" if tty else final + "\n")
+    out.flush()
+    return progress
+
+
+def _lines_with_ticks(stream: TextIO, seconds: float) -> Iterable[str | None]:
+    """The lines of ``stream``, with a ``None`` each ``seconds`` without one (to move a clock on)."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def read() -> None:
+        for line in stream:
+            lines.put(line)
+        lines.put(None)
+
+    threading.Thread(target=read, daemon=True).start()
+    while True:
+        try:
+            line = lines.get(timeout=seconds)
+        except queue.Empty:
+            yield None
+            continue
+        if line is None:
+            return
+        yield line
+
+
+def run_with_progress(command: Sequence[str], log_path: Path, prefix: str, out: TextIO | None = None) -> Progress:
+    """Run Snakemake with its output (stdout and stderr) in ``log_path`` and its progress on
+    ``out`` (stderr); returns the progress with ``returncode`` set."""
+    out = out or sys.stderr
+    tty = out.isatty()
+    with open(log_path, "w", encoding="utf-8") as log:  # a log grows as the run goes: not atomic
+        process = subprocess.Popen(
+            list(command), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, bufsize=1, errors="replace"
+        )
+        try:
+            lines = _lines_with_ticks(process.stdout, 1.0) if tty else iter(process.stdout)
+            progress = show_progress(lines, log, out, prefix, tty=tty)
+        except BaseException:  # Ctrl-C: Snakemake stops its jobs on SIGTERM
+            process.terminate()
+            process.wait()
+            raise
+        progress.returncode = process.wait()
+    return progress

@@ -16,7 +16,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.errors import InputError, OptionError
+from natcomp.cli import float_range
+from natcomp.errors import InputError
 
 __all__ = ["add_subcommands"]
 
@@ -45,10 +46,6 @@ def _cmd_score(args: argparse.Namespace) -> int:
     from natcomp.pss.scoring import LabelledPairs, read_predictions, relative_pss, score_pairs
     from natcomp.tsv import write_tsv
 
-    if args.accuracy is not None and not 0 < args.accuracy <= 100:
-        raise OptionError(
-            "--accuracy", f"{args.accuracy:g} is no test accuracy; expected a percent above 0 and at most 100"
-        )
     groups = [LabelledPairs(read_pairs(path), _label(path, label)) for path, label in args.pairs]
     score = score_pairs(groups, read_predictions(args.predictions), source=str(args.predictions))
     row = {
@@ -105,7 +102,7 @@ def add_subcommands(subparsers) -> None:
     )
     score.add_argument(
         "--accuracy",
-        type=float,
+        type=float_range(0.0, 100.0, low_open=True),
         help="the system's test accuracy in percent, above 0 and at most 100 (for relative PSS)",
     )
     score.add_argument("--out", type=Path, help="write the scores as a one-row TSV")

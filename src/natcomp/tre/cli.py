@@ -15,7 +15,8 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.errors import InputError, OptionError
+from natcomp.cli import positive_float, positive_int
+from natcomp.errors import InputError
 
 __all__ = ["add_subcommands"]
 
@@ -52,8 +53,6 @@ def _cmd_fit(args: argparse.Namespace) -> int:
     from natcomp.tre.reconstruction import TreSettings
     from natcomp.tsv import write_tsv
 
-    if args.steps < 1:
-        raise OptionError("--steps", f"must be at least 1, not {args.steps}")
     trees = _trees(args)
     embeddings = load_embeddings(args.embeddings, len(trees))
     settings = TreSettings(
@@ -97,8 +96,13 @@ def add_subcommands(subparsers) -> None:
     fit.add_argument(
         "--composition", choices=("add", "linear"), default="add", help="how children compose (default %(default)s)"
     )
-    fit.add_argument("--steps", type=int, default=400, help="RMSprop steps (default %(default)s)")
-    fit.add_argument("--learning-rate", type=float, default=0.01, help="RMSprop learning rate (default %(default)s)")
+    fit.add_argument("--steps", type=positive_int, default=400, help="RMSprop steps, at least 1 (default %(default)s)")
+    fit.add_argument(
+        "--learning-rate",
+        type=positive_float,
+        default=0.01,
+        help="RMSprop learning rate, above 0 (default %(default)s)",
+    )
     fit.add_argument(
         "--seed", type=int, default=0, help="seed of the composition parameters' initialisation (default %(default)s)"
     )
