@@ -77,6 +77,21 @@ def test_every_family_is_a_group_with_its_commands():
     }
 
 
+def test_every_model_option_names_the_shipped_models():
+    """A command that takes a model says in its --help which models come with natcomp, by id."""
+    from natcomp.shipped import SHIPPED_MODELS
+
+    model_options = {}
+    for path, parser in _walk(cli.build_parser()):
+        for action in parser._actions:
+            if "--model" in action.option_strings:
+                model_options[" ".join(path)] = action.help
+    assert set(model_options) == {"evaluate", "mt evaluate"}
+    for command, help_text in model_options.items():
+        assert all(name in help_text for name in SHIPPED_MODELS), command
+        assert "save_pretrained folder" in help_text and "Hugging Face cache" in help_text, command
+
+
 def test_every_command_and_option_has_a_one_line_help_in_plain_text():
     """Walks the whole parser tree: a command without a help line in its group's list or without a
     description in its own --help, or an option (other than -h) without a help text, fails."""

@@ -22,6 +22,7 @@ def test_natcomp_errors_keep_their_message_on_one_line():
     assert one_line(InputError("a.tsv", "two\nlines")) == "a.tsv: two lines"
     assert one_line(OptionError("--steps", "must be at least 1")) == "--steps: must be at least 1"
     assert one_line(ConfigError("mt.beam", "too big")) == "config mt.beam: too big"
+    assert one_line(ConfigError("--model", "not found")) == "--model: not found", "an option is named as typed"
 
 
 def test_os_errors_on_named_paths_name_the_path_and_what_was_expected(tmp_path):

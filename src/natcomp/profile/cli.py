@@ -25,7 +25,7 @@ from pathlib import Path
 from natcomp.cli import positive_int
 from natcomp.errors import InputError, OptionError
 
-__all__ = ["RunPlan", "add_run_arguments", "add_subcommands", "evaluate_model", "plan_run", "run_name"]
+__all__ = ["RunPlan", "add_run_arguments", "add_subcommands", "evaluate_model", "model_help", "plan_run", "run_name"]
 
 PROG = "natcomp"
 
@@ -51,9 +51,7 @@ def _add_evaluate(subparsers) -> None:
             "(e.g. -- --profile slurm)."
         ),
     )
-    parser.add_argument(
-        "--model", required=True, metavar="NAME_OR_PATH", help="local model folder, shipped model or cached Hub id"
-    )
+    parser.add_argument("--model", required=True, metavar="NAME_OR_PATH", help=model_help("the model to profile"))
     parser.add_argument(
         "--name",
         type=run_name,
@@ -79,6 +77,16 @@ def run_name(text: str) -> str:
         return check_name(text)
     except ConfigError as error:
         raise argparse.ArgumentTypeError(error.message) from None
+
+
+def model_help(what: str) -> str:
+    """The help of a ``--model`` option: the three kinds of location it takes, the shipped ids by name."""
+    from natcomp.shipped import shipped_model_ids
+
+    return (
+        f"{what}: a save_pretrained folder, a shipped model ({shipped_model_ids()}) or a Hub id in the "
+        "local Hugging Face cache"
+    )
 
 
 def add_run_arguments(parser: argparse.ArgumentParser) -> None:
