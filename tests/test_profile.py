@@ -244,8 +244,10 @@ def _tables(run: Path, name: str) -> None:
     write_tsv(
         tables / "noncompsst" / "models.tsv",
         [
-            {"model": "other", "r_MAXABS": 0.9, "f1_top67": 0.9, "f1_top67_sd": 0.0, "seeds": 2, "n_MAXABS": 40},
-            {"model": name, "r_MAXABS": 0.25, "f1_top67": 0.35, "f1_top67_sd": 0.05, "seeds": 3, "n_MAXABS": 40},
+            {"model": "other", "r_MAXABS": 0.9, "f1_top67": 0.9, "f1_top67_sd": 0.0, "f1_top67_chance": 0.5}
+            | {"seeds": 2, "n_MAXABS": 40},
+            {"model": name, "r_MAXABS": 0.25, "f1_top67": 0.35, "f1_top67_sd": 0.05, "f1_top67_chance": 0.0625}
+            | {"seeds": 3, "n_MAXABS": 40},
         ],
     )
     write_tsv(
@@ -400,6 +402,8 @@ def test_noncompsst_r_has_its_fisher_interval_and_p_value_against_no_correlation
     assert f1["value"] == pytest.approx(35.0) and f1["sd"] == pytest.approx(5.0) and f1["unit"] == "%"
     assert f1["n"] == 3 and f1["sd_over"] == "seeds" and f1["direction"] == "higher is better"
     assert f1["paper_value"] == pytest.approx(32.0), "the paper's 0.32 in the same unit"
+    assert f1["baseline"] == pytest.approx(6.25) and f1["baseline_kind"] == "chance (best constant sentiment class)"
+    assert not any(row["setting"].startswith("top 67_") for _, row in profile.iterrows()), "no k from _chance"
 
 
 def test_a_constant_prediction_r_is_undefined_with_its_reason(tmp_path):

@@ -11,7 +11,14 @@ import pytest
 
 from natcomp import hf
 from natcomp.errors import ConfigError, InputError
-from natcomp.noncompsst.evaluation import evaluate, phrase_f1, read_predictions, round_half_up, seed_f1
+from natcomp.noncompsst.evaluation import (
+    chance_phrase_f1,
+    evaluate,
+    phrase_f1,
+    read_predictions,
+    round_half_up,
+    seed_f1,
+)
 from natcomp.noncompsst.models import check_models, macro_f1, train_and_predict
 from natcomp.noncompsst.ratings import compute_ratings
 from natcomp.noncompsst.report import composition_type, maxabs_figure, models_table, top_phrases
@@ -492,11 +499,26 @@ def test_phrase_f1_rounds_gold_and_guess_half_up():
     assert phrase_f1(phrases, unrounded, human, classes, top_k=5) == (1.0, 1.0)
 
 
+def test_chance_f1_is_the_best_constant_class_on_the_same_gold_classes():
+    """Gold classes 0, 0, 0, 1, 2 (unequal): answering 0 everywhere gives F1 0.75 on class 0
+    and 0 on the two others, macro 0.25; answering 1 gives 1/9. The top 2 by MAXABS hold
+    classes 1 and 2 only: the best constant scores (2/3) / 2 = 1/3 there."""
+    phrases = [Phrase(f"p{i}", f"p{i}", "x", "x", (f"l{i}",), (f"r{i}",)) for i in range(5)]
+    naturals = [p.natural for p in phrases]
+    maxabs = [0.1, 0.2, 0.3, 2.0, 1.5]
+    human = pd.DataFrame({"phrase": naturals, "variant": "MAXABS", "side": "max", "rating": maxabs})
+    sentiment = dict(zip(naturals, [0.0, 0.4, 1 / 3, 1.0, 2.0]))
+    chance_all, chance_top = chance_phrase_f1(phrases, human, sentiment, top_k=2)
+    assert chance_all == pytest.approx(0.25) and chance_top == pytest.approx(1 / 3)
+    assert all(math.isnan(value) for value in chance_phrase_f1(phrases, human, None, top_k=2))
+
+
 def test_tables_and_figure(tmp_path):
     phrases, human = _phrases_and_human()
     ratings = compute_ratings(phrases, human)
     table = models_table([{"model": "m", "sst7_f1": 0.4, "r_MAX": 0.3}], top_k=67)
-    assert list(table.columns)[-4:-2] == ["f1_top67", "f1_top67_sd"] and math.isnan(table["r_ALL"][0])
+    assert list(table.columns)[-5:-2] == ["f1_top67", "f1_top67_sd", "f1_top67_chance"]
+    assert math.isnan(table["r_ALL"][0])
     top = top_phrases(phrases, ratings, human, n=2)
     assert list(top["subphrase_a"]) == ["a0 x", "a5 x"] or list(top["max_rating"].abs()) == sorted(
         top["max_rating"].abs(), reverse=True

@@ -10,7 +10,10 @@ Scores:
   table has (rows joined on phrase and side);
 * ``f1_all``: macro-F1 of the natural phrases' sentiment, the human mean rounded to the
   nearest class (halves up) as gold, the model's mean prediction rounded as prediction;
-* ``f1_top<k>``: the same on the k phrases with the highest human MAXABS (paper: 67).
+* ``f1_top<k>``: the same on the k phrases with the highest human MAXABS (paper: 67);
+* ``f1_all_chance``, ``f1_top<k>_chance``: the baseline of those two, the macro-F1 of the
+  best constant answer (one sentiment class for every phrase) on the same gold classes
+  (:func:`chance_phrase_f1`; the paper gives none: the profile's baseline column).
 
 The paper evaluates each of its three seeds; :func:`seed_f1` gives the F1 scores per
 seed (each seed's own predicted class as the prediction) and their mean and standard
@@ -37,6 +40,7 @@ from natcomp.tsv import iter_tsv, write_tsv
 
 __all__ = [
     "F1_SEED_MODES",
+    "chance_phrase_f1",
     "evaluate",
     "mean_sd",
     "phrase_f1",
@@ -111,6 +115,8 @@ def evaluate(
         scores[f"n_{variant}"] = len(joined)
     f1_all, f1_top = phrase_f1(phrases, predictions, human, human_sentiment, top_k=top_k)
     scores["f1_all"], scores[f"f1_top{top_k}"] = f1_all, f1_top
+    chance_all, chance_top = chance_phrase_f1(phrases, human, human_sentiment, top_k=top_k)
+    scores["f1_all_chance"], scores[f"f1_top{top_k}_chance"] = chance_all, chance_top
     return scores, model
 
 
@@ -132,6 +138,31 @@ def phrase_f1(
     """(F1 on all natural phrases, F1 on the top-k by human MAXABS); NaN without human sentiment."""
     if not human_sentiment:
         return math.nan, math.nan
+    naturals, gold, top = _gold_classes(phrases, human, human_sentiment, top_k)
+    guess = [round_half_up(predictions[n]) for n in naturals]
+    return macro_f1(gold, guess), macro_f1([gold[i] for i in top], [guess[i] for i in top])
+
+
+def chance_phrase_f1(
+    phrases: Sequence[Phrase], human: pd.DataFrame, human_sentiment: Mapping[str, float] | None, *, top_k: int = 67
+) -> tuple[float, float]:
+    """The baseline of :func:`phrase_f1`: (all, top-k) macro-F1 of the best constant answer,
+    the one sentiment class (0-6) that scores highest when given for every phrase."""
+    if not human_sentiment:
+        return math.nan, math.nan
+    _, gold, top = _gold_classes(phrases, human, human_sentiment, top_k)
+
+    def best_constant(classes: list[int]) -> float:
+        return max(macro_f1(classes, [answer] * len(classes)) for answer in range(7)) if classes else math.nan
+
+    return best_constant(gold), best_constant([gold[i] for i in top])
+
+
+def _gold_classes(
+    phrases: Sequence[Phrase], human: pd.DataFrame, human_sentiment: Mapping[str, float], top_k: int
+) -> tuple[list[str], list[int], list[int]]:
+    """The natural phrases, their gold classes (the human mean rounded, halves up) and the
+    indices of the top k by human MAXABS."""
     naturals = [p.natural for p in phrases]
     missing = [n for n in naturals if n not in human_sentiment]
     if missing:
@@ -139,9 +170,7 @@ def phrase_f1(
             "human sentiment", f"no human sentiment for the phrase {missing[0]!r} ({len(missing)} missing)"
         )
     gold = [round_half_up(human_sentiment[n]) for n in naturals]
-    guess = [round_half_up(predictions[n]) for n in naturals]
-    top = _top_indices(naturals, human, top_k)
-    return macro_f1(gold, guess), macro_f1([gold[i] for i in top], [guess[i] for i in top])
+    return naturals, gold, _top_indices(naturals, human, top_k)
 
 
 def seed_f1(

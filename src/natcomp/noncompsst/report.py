@@ -47,6 +47,7 @@ MODEL_COLUMNS = [
     "r_ALLCLEAN",
     "f1_all",
     "f1_all_sd",
+    "f1_all_chance",
 ]
 
 
@@ -58,8 +59,9 @@ COUNT_COLUMNS = ["seeds", "n_MAXABS"]
 def models_table(rows: Sequence[Mapping[str, object]], top_k: int) -> pd.DataFrame:
     """Table 2's layout: one row per model; SST-7 F1 (mean, sd over seeds), Pearson r per
     variant, F1 on all and top-k phrases (mean and sd over seeds; sd empty with
-    ``f1_seeds: seed_mean``), then the number of seeds and of phrases r with MAXABS is over."""
-    columns = MODEL_COLUMNS + [f"f1_top{top_k}", f"f1_top{top_k}_sd", *COUNT_COLUMNS]
+    ``f1_seeds: seed_mean``) and each F1's chance baseline (best constant class), then the number
+    of seeds and of phrases r with MAXABS is over."""
+    columns = MODEL_COLUMNS + [f"f1_top{top_k}", f"f1_top{top_k}_sd", f"f1_top{top_k}_chance", *COUNT_COLUMNS]
     table = pd.DataFrame(list(rows))
     for column in columns:
         if column not in table:

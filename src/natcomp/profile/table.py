@@ -385,7 +385,7 @@ def _noncompsst(builder: _Builder, results: Path) -> None:
         baseline=0.0,
         baseline_kind="no correlation (r = 0)",
     )
-    top = [column for column in table.columns if column.startswith("f1_top") and not column.endswith("_sd")]
+    top = [column for column in table.columns if column.startswith("f1_top") and column[len("f1_top") :].isdigit()]
     for column in top:
         k = column[len("f1_top") :]
         builder.add(
@@ -400,6 +400,8 @@ def _noncompsst(builder: _Builder, results: Path) -> None:
             sd=_percent(row.get(f"{column}_sd")),
             n=seeds,
             sd_over="seeds",
+            baseline=_percent(row.get(f"{column}_chance")),
+            baseline_kind="chance (best constant sentiment class)",
         )
 
 
