@@ -8,6 +8,7 @@ import functools
 import gzip
 import http.server
 import io
+import logging
 import os
 import shutil
 import subprocess
@@ -135,6 +136,18 @@ def slurm_cluster():
     finally:
         down = subprocess.run([CLUSTER_SCRIPTS / "cluster_down.sh"], capture_output=True, text=True, timeout=120)
         assert down.returncode == 0, down.stderr
+
+
+@pytest.fixture(autouse=True)
+def _natcomp_logger_restored():
+    """A command run in-process (``natcomp.cli.main``) sets the ``natcomp`` logger's level and
+    handler as a real process would; the next test must not inherit them (a WARNING level
+    hides the INFO records ``caplog`` waits for)."""
+    logger = logging.getLogger("natcomp")
+    level, handlers = logger.level, list(logger.handlers)
+    yield
+    logger.setLevel(level)
+    logger.handlers[:] = handlers
 
 
 @dataclasses.dataclass
