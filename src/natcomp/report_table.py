@@ -65,6 +65,12 @@ def table_fragment(table: pd.DataFrame, table_id: str, *, escape: bool = True) -
     return f"<style>\n{alignment}\n</style>\n{body}\n"
 
 
+def embedded_png(data: bytes, alt: str) -> str:
+    """A PNG as an ``<img>`` inside the page (a data URI): the page stays one file."""
+    encoded = base64.b64encode(data).decode("ascii")
+    return f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(alt)}">'
+
+
 def download_link(name: str, data: bytes, rows: int) -> str:
     """A link that downloads ``data`` (a TSV file) as ``name``, with its row count."""
     encoded = base64.b64encode(data).decode("ascii")

@@ -13,7 +13,6 @@ page; the page links the report.
 
 from __future__ import annotations
 
-import base64
 import html
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,7 +22,7 @@ import pandas as pd
 
 from natcomp.files import atomic_open
 from natcomp.published import PAPER_PREFIX, ROW_KEY_SEPARATOR
-from natcomp.report_table import STYLE, download_link, numeric_columns, table_fragment
+from natcomp.report_table import STYLE, download_link, embedded_png, numeric_columns, table_fragment
 from natcomp.runs import workflow_built
 from natcomp.tsv import read_tsv, write_tsv
 
@@ -225,8 +224,7 @@ def scale_banners(sections: Sequence[FamilySection]) -> str:
 
 
 def _image(path: str) -> str:
-    encoded = base64.b64encode(Path(path).read_bytes()).decode("ascii")
-    return f'<img src="data:image/png;base64,{encoded}" alt="{html.escape(Path(path).name)}">'
+    return embedded_png(Path(path).read_bytes(), Path(path).name)
 
 
 def summary_page(

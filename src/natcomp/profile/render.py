@@ -14,7 +14,6 @@ setting each model's value a dot with its sd as an error bar, the baseline a das
 
 from __future__ import annotations
 
-import base64
 import html
 import math
 import textwrap
@@ -24,7 +23,8 @@ from pathlib import Path
 import pandas as pd
 
 from natcomp.files import atomic_open
-from natcomp.report_table import STYLE, download_link
+from natcomp.report_table import STYLE, download_link, embedded_png
+from natcomp.profile.fit import FAMILIES
 from natcomp.summary import FAMILY_NAMES, PAPERS
 from natcomp.tsv import write_tsv
 
@@ -37,8 +37,6 @@ __all__ = [
     "profile_page",
     "write_profile",
 ]
-
-FAMILY_ORDER = ("mt", "noncompsst", "plane", "pss", "tre")
 
 DEMO_CAVEAT = (
     "Demo scale: the demo's models and data are tiny. These numbers test the plumbing and the effects the demo "
@@ -145,9 +143,7 @@ def _records(rows: pd.DataFrame) -> list[dict]:
 
 def _families(rows: pd.DataFrame) -> list[str]:
     present = list(dict.fromkeys(rows["family"]))
-    return sorted(
-        present, key=lambda family: FAMILY_ORDER.index(family) if family in FAMILY_ORDER else len(FAMILY_ORDER)
-    )
+    return sorted(present, key=lambda family: FAMILIES.index(family) if family in FAMILIES else len(FAMILIES))
 
 
 # ------------------------------------------------------------------ the figures
@@ -426,9 +422,9 @@ def profile_page(
             parts.append(f'<p class="muted">{html.escape(PAPERS[family])}</p>')
         parts.append(f'<p class="about">{html.escape(what)}<br>{html.escape(direction)}</p>')
         parts.append(_family_table(_records(rows)))
-        encoded = base64.b64encode(_figure_png(rows, f"{names[family]}: {rows['model'].iloc[0]}")).decode("ascii")
+        figure = embedded_png(_figure_png(rows, f"{names[family]}: {rows['model'].iloc[0]}"), f"{names[family]} figure")
         parts.append(
-            f'<figure><img src="data:image/png;base64,{encoded}" alt="{html.escape(names[family])} figure">'
+            f"<figure>{figure}"
             f"<figcaption>{html.escape(names[family])}: the rows above as a figure.</figcaption></figure>"
         )
     if not families:

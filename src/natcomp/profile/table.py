@@ -32,6 +32,7 @@ from pathlib import Path
 import pandas as pd
 
 from natcomp.errors import InputError
+from natcomp.profile.fit import FAMILIES
 from natcomp.tsv import read_header, read_tsv
 
 __all__ = [
@@ -665,5 +666,5 @@ def compare_profiles(profiles: Sequence[pd.DataFrame]) -> pd.DataFrame:
                     continue
                 header = f"{name} [published]"
             table[header] = pd.array(cells, dtype="Int64") if column == "n" else cells
-    family_order = {family: index for index, family in enumerate(("mt", "noncompsst", "plane", "pss", "tre"))}
+    family_order = {family: index for index, family in enumerate(FAMILIES)}
     return table.sort_values("family", key=lambda s: s.map(family_order), kind="stable").reset_index(drop=True)
