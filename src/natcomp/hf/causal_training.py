@@ -13,6 +13,7 @@ See docs/hf.md.
 from __future__ import annotations
 
 import logging
+import math
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -167,12 +168,12 @@ def train_causal_lm(
         return completion_loss(logits, batch_labels), int((batch_labels[:, 1:] != IGNORED).sum())
 
     model.to(run_device)
-    total = len(range(0, len(inputs), settings.batch_size)) * settings.epochs
-    epoch_losses, total_steps, seconds = train_in_length_sorted_batches(
+    total_steps = math.ceil(len(inputs) / settings.batch_size) * settings.epochs
+    epoch_losses, steps, seconds = train_in_length_sorted_batches(
         model,
         [len(row) for row in inputs],
         settings,
-        round(settings.warmup * total),
+        round(settings.warmup * total_steps),
         settings.schedule,
         batch_loss,
         log,
@@ -183,6 +184,6 @@ def train_causal_lm(
         "epoch_losses": epoch_losses,
         "seconds": seconds,
         "sentences": len(prompts),
-        "steps": total_steps,
+        "steps": steps,
         "device": str(run_device),
     }
