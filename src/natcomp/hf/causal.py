@@ -517,20 +517,13 @@ class CausalGenerator:
         text = decode(content, skip_special_tokens=True)
         stops = [text.find(stop) for stop in self.settings.stop if stop in text]
         if stops:
-            # the tokens written up to the one that completed the first stop string
-            first = min(stops)
+            # generate stopped at the token that completed the stop string: count up to it
             written = next(
-                (
-                    count
-                    for count in range(1, len(content) + 1)
-                    if any(
-                        0 <= decode(content[:count], skip_special_tokens=True).find(stop) <= first
-                        for stop in self.settings.stop
-                    )
-                ),
-                len(content),
+                count
+                for count in range(1, len(content) + 1)
+                if any(stop in decode(content[:count], skip_special_tokens=True) for stop in self.settings.stop)
             )
-            return Generation(text[:first], True, written, score)
+            return Generation(text[: min(stops)], True, written, score)
         if end is not None and end < limit:  # ended by EOS (or a stop string that began in the prompt)
             return Generation(text, True, end + 1, score)
         return Generation(text, False, len(content), score)

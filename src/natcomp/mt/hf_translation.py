@@ -35,7 +35,9 @@ from natcomp.hf.inference import length_sorted_batches
 from natcomp.hf.models import check_model_available, device, set_threads
 from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
-from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
+from transformers import LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
+
+from natcomp.hf.causal import ItemTokenLimit  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -447,7 +449,8 @@ class HFTranslator:
                 if self.settings.max_len_a is not None:
                     source_tokens = batch["attention_mask"].sum(dim=1)
                     limits = (self.settings.max_len_a * source_tokens + self.settings.max_len_b).floor().long()
-                    processors.append(_RelativeLengthLimit(limits, self.settings.beam, eos))
+                    # the decoder start token (1) is not written
+                    processors.append(ItemTokenLimit(limits, self.settings.beam, eos, prompt_length=1))
                 output = self.model.generate(**batch, **generate_options, logits_processor=processors)
                 texts = self._detokenise(output)
                 for position, index in enumerate(indices):
@@ -459,24 +462,3 @@ class HFTranslator:
         if self._language_ids:
             rows = [[token for token in row if token not in self._language_ids] for row in rows]
         return [text.strip() for text in self.tokenizer.batch_decode(rows, skip_special_tokens=True)]
-
-
-class _RelativeLengthLimit(LogitsProcessor):
-    """A logits processor that makes every hypothesis of sentence i end once it has written
-    ``limits[i]`` tokens (fairseq's ``max_len_a * src + max_len_b``): only the end of
-    sentence may follow. Per sentence, so the batch a sentence is in does not matter."""
-
-    def __init__(self, limits, beams: int, eos: int):
-        self.row_limits = limits.repeat_interleave(beams)  # generate keeps each sentence's beams together
-        self.eos = eos
-
-    def __call__(self, input_ids, scores):
-        import torch
-
-        written = input_ids.shape[1] - 1  # the decoder start token is not written
-        over = written >= self.row_limits.to(scores.device)
-        if bool(over.any()):
-            scores = scores.clone()
-            scores[over] = -torch.inf
-            scores[over, self.eos] = 0.0
-        return scores
