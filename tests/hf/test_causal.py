@@ -221,6 +221,18 @@ def test_half_precision_is_fp32_on_the_cpu(tiny_causal, caplog):
     assert "bf16 was asked for" in caplog.text
 
 
+def test_a_device_that_is_not_there_names_the_device_key_beside_the_model(tiny_causal):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    settings = GenerationSettings(device="cuda")
+    with pytest.raises(ConfigError, match=r"config mt\.systems\.llm\.device: 'cuda' was asked for"):
+        CausalGenerator(tiny_causal["gpt2"], settings, key="mt.systems.llm.model")
+    with pytest.raises(ConfigError, match=r"config mt\.systems\.llm\.device:"):
+        CausalGenerator(tiny_causal["gpt2"], settings, key="mt.systems.llm")
+
+
 def test_chat_template_and_token_counts(tiny_instruct, tiny_causal):
     instruct = generator(tiny_instruct)
     prompt = instruct.apply_chat_template("Translate: the poet", system="You translate.")

@@ -332,6 +332,13 @@ class ItemTokenLimit(LogitsProcessor):
         return scores
 
 
+def _beside(key: str, name: str) -> str:
+    """The config key of setting ``name`` beside the model's key: ``mt.systems.x.model`` ->
+    ``mt.systems.x.device``, ``mt.systems.x`` -> ``mt.systems.x.device``, ``model`` -> ``device``."""
+    parts = key.split(".") if key else ["model"]
+    return ".".join(parts[:-1] + [name]) if parts[-1] == "model" else ".".join(parts + [name])
+
+
 def _dtype(precision: str) -> torch.dtype:
     return {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[precision]
 
@@ -345,7 +352,7 @@ class CausalGenerator:
 
     def __init__(self, model, settings: GenerationSettings, *, key: str = "model", threads: int = 1):
         self.model_name, self.settings, self.key = str(model), settings, key
-        self.device = pick_device(settings.device, key=f"{key}.device" if key else "device")
+        self.device = pick_device(settings.device, key=_beside(key, "device"))
         if self.device.type == "cpu":
             set_threads(threads)
         self.tokenizer, self.model = load_causal_lm(model, key)
