@@ -203,14 +203,17 @@ def check_systems(mt: Mapping) -> None:
         key = f"mt.systems.{name}"
         if name in taken:
             raise ConfigError(key, f"the name {name!r} is {taken[name]}; tables would mix them up: rename the system")
-        if synonyms.get("candidates") == "probes" and synonyms.get("nbest", 5) > system.get("beam", 5):
+        # a causal LM's probes decode with beam search of at least nbest beams (generation_settings)
+        probes_beam = system.get("beam", 5) if system.get("family", "auto") != "causal" else 1_000
+        if synonyms.get("candidates") == "probes" and synonyms.get("nbest", 5) > probes_beam:
             raise ConfigError(
                 f"{key}.beam",
                 f"{system.get('beam', 5)} is below mt.synonyms.nbest ({synonyms.get('nbest', 5)}): the synonym probes "
                 "keep that many hypotheses of the beam",
             )
         family = system.get("family", "auto")
-        if family != "auto":
+        _check_causal_options(mt, key, system, family)
+        if family not in ("auto", "causal"):
             from natcomp.mt.hf_translation import language_codes
 
             try:
@@ -219,6 +222,40 @@ def check_systems(mt: Mapping) -> None:
                 )
             except ConfigError as error:
                 raise ConfigError(key, error.message) from None
+
+
+#: the options of a system that only a causal LM (prompted translation) has
+CAUSAL_OPTIONS = ("prompt", "few_shot", "chat_template", "decoding")
+
+
+def _check_causal_options(mt: Mapping, key: str, system: Mapping, family: str) -> None:
+    """A causal system's prompt is a template, its few-shot pool holds no BLEU sentence;
+    a translation model's entry has no prompting option (it would be silently ignored)."""
+    if family not in ("auto", "causal"):
+        # the schema fills in every option's default: only a value other than it counts
+        set_to = {
+            "prompt": system.get("prompt") is not None,
+            "few_shot": bool((system.get("few_shot") or {}).get("k", 0)),
+            "chat_template": system.get("chat_template", "auto") != "auto",
+            "decoding": system.get("decoding") is not None,
+        }
+        given = [option for option in CAUSAL_OPTIONS if set_to[option]]
+        if given:
+            raise ConfigError(f"{key}.{given[0]}", f"is an option of family causal (a prompted LM), not of {family}")
+        if system.get("precision") == "bf16":
+            raise ConfigError(f"{key}.precision", "bf16 is for causal LMs; a translation model decodes in fp32 or fp16")
+        return
+    if system.get("prompt") is not None:
+        from natcomp.mt.prompting import check_template
+
+        check_template(str(system["prompt"]), f"{key}.prompt")
+    few_shot = system.get("few_shot") or {}
+    if few_shot.get("k", 0) and few_shot.get("pool", "train") == "flores_dev" and "dev" in mt["bleu"]["splits"]:
+        raise ConfigError(
+            f"{key}.few_shot.pool",
+            "flores_dev is also a BLEU split (mt.bleu.splits): its examples would be scored; draw from train, "
+            "or score devtest only",
+        )
 
 
 def check_system_models(mt: Mapping, names: Iterable[str] | None = None) -> None:

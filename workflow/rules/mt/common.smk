@@ -10,6 +10,7 @@ from natcomp.mt.config import (
     size_fairseq_options,
 )
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
+from natcomp.mt.systems import is_causal
 from natcomp.runs import workflow_built
 
 MT = config["mt"]
@@ -22,6 +23,14 @@ TRAINED = MT["train"]["enabled"]
 #: the pretrained translation systems (Hugging Face models), in config order
 SYSTEMS = list(MT.get("systems") or {})
 SYSTEM_NAMES = "|".join(re.escape(name) for name in SYSTEMS) or "(?!)"
+#: the systems that are causal LMs prompted to translate (family causal, or auto and a
+#: causal LM's config); they have few-shot examples and record cut-off answers
+CAUSAL_SYSTEMS = [
+    name
+    for name in SYSTEMS
+    if is_causal(MT["systems"][name], f"mt.systems.{name}.model")
+]
+CAUSAL_SYSTEM_NAMES = "|".join(re.escape(name) for name in CAUSAL_SYSTEMS) or "(?!)"
 CHUNKS = range(MT["preprocess"]["chunks"])
 EPOCHS = MT["train"]["epoch_checkpoints"]
 # The MT chains (corpus, BPE, binarising, training, test items, translation per checkpoint;
@@ -106,9 +115,32 @@ def system_settings(wildcards):
 
 
 def system_model_input(wildcards):
-    """A model folder the workflow writes (the demo's stand-in) is the job's input."""
+    """A model folder the workflow writes (the demo's stand-in) is the job's input, and a
+    causal system's few-shot examples (drawn once, the same for every job)."""
     model = MT["systems"][wildcards.system]["model"]
-    return {"model": model} if workflow_built(model) else {}
+    inputs = {"model": model} if workflow_built(model) else {}
+    if wildcards.system in CAUSAL_SYSTEMS:
+        inputs["few_shot"] = f"results/mt/systems/{wildcards.system}/few_shot.tsv"
+    return inputs
+
+
+#: where each few-shot pool's parallel files are
+FEW_SHOT_POOLS = {
+    "train": (f"results/mt/corpus/raw/train.{SRC}", f"results/mt/corpus/raw/train.{TRG}"),
+    "flores_dev": (
+        f"results/mt/corpus/raw/flores_dev.{SRC}",
+        f"results/mt/corpus/raw/flores_dev.{TRG}",
+    ),
+}
+
+
+def few_shot_pool_input(wildcards):
+    """The parallel files of a causal system's few-shot pool (none when k is 0)."""
+    few_shot = MT["systems"][wildcards.system].get("few_shot") or {}
+    if not few_shot.get("k", 0):
+        return {}
+    source, target = FEW_SHOT_POOLS[few_shot.get("pool", "train")]
+    return {"pool_source": source, "pool_target": target}
 
 
 def items_file(test, data_type):
