@@ -58,3 +58,31 @@ def tiny_instruct(tmp_path_factory):
     """An untrained tiny Llama whose tokenizer has a chat template."""
     root = tmp_path_factory.mktemp("causal_instruct")
     return build_tiny_causal_lm(root / "llama-instruct", CAUSAL_TEXTS, kind="llama", instruct=True, **TINY_SIZES)
+
+
+def _train_briefly(folder, steps: int = 40) -> None:
+    """Fit a tiny causal LM to CAUSAL_TEXTS (each ended by EOS) so that it writes them back:
+    its greedy continuations are real sentences ending in a newline, which the stop-string
+    and scoring tests need. Only the weights are rewritten: the tokenizer stays as built."""
+    from natcomp.hf.causal import load_causal_lm
+
+    tokenizer, model = load_causal_lm(folder)
+    tokenizer.padding_side = "right"
+    batch = tokenizer([text + tokenizer.eos_token for text in CAUSAL_TEXTS], padding=True, return_tensors="pt")
+    labels = batch["input_ids"].masked_fill(batch["attention_mask"] == 0, -100)
+    torch.manual_seed(0)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=2e-2)
+    model.train()
+    for _ in range(steps):
+        optimizer.zero_grad()
+        model(**batch, labels=labels).loss.backward()
+        optimizer.step()
+    model.eval().save_pretrained(folder)
+
+
+@pytest.fixture(scope="session")
+def trained_gpt2(tmp_path_factory):
+    """A tiny GPT-2 briefly trained on CAUSAL_TEXTS (about 10 s): "The poet" -> " sees the mayor.\\n"."""
+    folder = build_tiny_causal_lm(tmp_path_factory.mktemp("causal_trained") / "gpt2", CAUSAL_TEXTS, **TINY_SIZES)
+    _train_briefly(folder)
+    return folder
