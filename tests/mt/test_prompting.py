@@ -11,6 +11,7 @@ from natcomp.errors import ConfigError
 from natcomp.mt.config import check_systems
 from natcomp.mt.prompting import (
     DEFAULT_PROMPT,
+    DEFAULT_PROMPTING,
     FewShotExample,
     PromptFormat,
     chat_template_mode,
@@ -22,7 +23,13 @@ from natcomp.mt.prompting import (
     template_hash,
     write_few_shot,
 )
-from natcomp.mt.systems import configured_family, gather_generation_counts, generation_counts, write_generation_counts
+from natcomp.mt.systems import (
+    configured_family,
+    gather_generation_counts,
+    generation_counts,
+    system_entry,
+    write_generation_counts,
+)
 from natcomp.tsv import read_tsv
 
 REPO = Path(__file__).resolve().parents[2]
@@ -30,10 +37,14 @@ DEMO_MT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["mt"]
 SCHEMA = yaml.safe_load((REPO / "config" / "schema" / "mt.yaml").read_text())
 
 
-def test_default_prompt_names_both_languages_and_the_schema_says_the_same():
+def test_default_prompt_names_both_languages_and_the_schema_and_configs_say_the_same():
     assert PromptFormat().render("The cat sleeps .") == "English: The cat sleeps .\nDutch:"
-    described = SCHEMA["properties"]["systems"]["additionalProperties"]["properties"]["prompt"]["description"]
-    assert DEFAULT_PROMPT.replace("\n", "\\n") in " ".join(described.split())
+    schema = {key: value["default"] for key, value in SCHEMA["properties"]["prompting"]["properties"].items()}
+    schema["few_shot"] = {
+        k: v["default"] for k, v in SCHEMA["properties"]["prompting"]["properties"]["few_shot"]["properties"].items()
+    }
+    assert schema == DEFAULT_PROMPTING
+    assert DEMO_MT["prompting"] == DEFAULT_PROMPTING and DEFAULT_PROMPTING["prompt"] == DEFAULT_PROMPT
 
 
 def test_few_shot_examples_come_first_with_their_targets_and_a_blank_line_between():
@@ -128,30 +139,53 @@ def test_chat_template_other_values_are_refused():
         chat_template_mode("yes")
 
 
-def _systems(**system):
+def _systems(prompting=None, **system):
     mt = copy.deepcopy(DEMO_MT)
     mt["systems"] = {"llm": {"model": "some/llm", **system}}
+    if prompting is not None:
+        mt["prompting"] = {**mt["prompting"], **prompting}
     return mt
 
 
 def test_a_prompting_option_on_a_translation_model_is_refused():
     with pytest.raises(ConfigError, match=r"mt.systems.llm.few_shot: is an option of family causal .* not of marian"):
-        check_systems(_systems(family="marian", few_shot={"k": 2, "pool": "train", "seed": 1}))
+        check_systems(_systems(family="marian", few_shot={"k": 2}))
+    with pytest.raises(ConfigError, match=r"mt.systems.llm.chat_template: is an option of family causal"):
+        check_systems(_systems(family="m2m100", chat_template=False))
     with pytest.raises(ConfigError, match=r"mt.systems.llm.precision: bf16 is for causal LMs"):
         check_systems(_systems(family="nllb", precision="bf16"))
-    # the schema's defaults filled in are no options given
-    check_systems(_systems(family="marian", few_shot={"k": 0, "pool": "train", "seed": 1}, chat_template="auto"))
+    # the schema's nulls are no options given, and mt.prompting is for causal systems only
+    check_systems(_systems(family="marian", few_shot=None, chat_template=None, prompting={"prompt": "{source} ="}))
 
 
 def test_a_causal_system_checks_its_prompt_and_its_few_shot_pool():
     check_systems(_systems(family="causal", prompt="{source} =", decoding="beam", beam=2))
     with pytest.raises(ConfigError, match=r"mt.systems.llm.prompt: must hold \{source\} exactly once"):
         check_systems(_systems(family="causal", prompt="translate"))
+    with pytest.raises(ConfigError, match=r"mt.prompting.prompt: must hold \{source\} exactly once"):
+        check_systems(_systems(family="causal", prompting={"prompt": "translate"}))
     with pytest.raises(ConfigError, match=r"mt.systems.llm.few_shot.pool: flores_dev is also a BLEU split"):
         check_systems(_systems(family="causal", few_shot={"k": 1, "pool": "flores_dev"}))
+    with pytest.raises(ConfigError, match=r"mt.systems.llm.few_shot.pool: flores_dev is also a BLEU split"):
+        check_systems(_systems(family="causal", few_shot={"pool": "flores_dev"}, prompting={"few_shot": {"k": 2}}))
     devtest_only = _systems(family="causal", few_shot={"k": 1, "pool": "flores_dev"})
     devtest_only["bleu"]["splits"] = ["devtest"]
     check_systems(devtest_only)
+
+
+def test_a_causal_entry_takes_mt_promptings_settings_where_it_has_none():
+    mt = _systems(
+        prompting={"prompt": "P {source}", "few_shot": {"k": 4, "pool": "train", "seed": 9}, "decoding": "beam"},
+        family="causal",
+        few_shot={"k": 1, "seed": None},
+        chat_template=False,
+    )
+    entry = system_entry(mt, "llm")
+    assert entry["prompt"] == "P {source}" and entry["decoding"] == "beam"
+    assert entry["few_shot"] == {"k": 1, "pool": "train", "seed": 9}, "few-shot key by key"
+    assert entry["chat_template"] is False, "the entry's off is kept, not read as missing"
+    marian = _systems(prompting={"prompt": "P {source}"}, family="marian")
+    assert "prompt" not in system_entry(marian, "llm"), "a translation model gets no prompting settings"
 
 
 def test_family_auto_is_read_from_the_config_when_the_model_is_here(tmp_path):

@@ -224,33 +224,29 @@ def check_systems(mt: Mapping) -> None:
                 raise ConfigError(key, error.message) from None
 
 
-#: the options of a system that only a causal LM (prompted translation) has
-CAUSAL_OPTIONS = ("prompt", "few_shot", "chat_template", "decoding")
-
-
 def _check_causal_options(mt: Mapping, key: str, system: Mapping, family: str) -> None:
-    """A causal system's prompt is a template, its few-shot pool holds no BLEU sentence;
-    a translation model's entry has no prompting option (it would be silently ignored)."""
+    """A causal system's prompt (its own or ``mt.prompting``'s) is a template and its
+    few-shot pool holds no BLEU sentence; a translation model's entry has no prompting
+    option (it would be silently ignored)."""
+    from natcomp.mt.systems import PROMPTING_KEYS, is_causal, system_entry
+
+    name = key.rsplit(".", 1)[1]
     if family not in ("auto", "causal"):
-        # the schema fills in every option's default: only a value other than it counts
-        set_to = {
-            "prompt": system.get("prompt") is not None,
-            "few_shot": bool((system.get("few_shot") or {}).get("k", 0)),
-            "chat_template": system.get("chat_template", "auto") != "auto",
-            "decoding": system.get("decoding") is not None,
-        }
-        given = [option for option in CAUSAL_OPTIONS if set_to[option]]
+        given = [option for option in PROMPTING_KEYS if system.get(option) is not None]
         if given:
             raise ConfigError(f"{key}.{given[0]}", f"is an option of family causal (a prompted LM), not of {family}")
         if system.get("precision") == "bf16":
             raise ConfigError(f"{key}.precision", "bf16 is for causal LMs; a translation model decodes in fp32 or fp16")
         return
-    if system.get("prompt") is not None:
-        from natcomp.mt.prompting import check_template
+    if not is_causal(system, f"{key}.model"):
+        return  # family auto: a translation model, or a folder the workflow has yet to write
+    entry = system_entry(mt, name)
+    from natcomp.mt.prompting import check_template
 
-        check_template(str(system["prompt"]), f"{key}.prompt")
-    few_shot = system.get("few_shot") or {}
-    if few_shot.get("k", 0) and few_shot.get("pool", "train") == "flores_dev" and "dev" in mt["bleu"]["splits"]:
+    where = key if system.get("prompt") is not None else "mt.prompting"
+    check_template(str(entry["prompt"]), f"{where}.prompt")
+    few_shot = entry["few_shot"]
+    if few_shot["k"] and few_shot["pool"] == "flores_dev" and "dev" in mt["bleu"]["splits"]:
         raise ConfigError(
             f"{key}.few_shot.pool",
             "flores_dev is also a BLEU split (mt.bleu.splits): its examples would be scored; draw from train, "

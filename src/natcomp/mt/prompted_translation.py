@@ -22,7 +22,6 @@ that decodes nothing still reports them, and the rule writes them per translatio
 from __future__ import annotations
 
 import logging
-import math
 import os
 from collections.abc import Mapping, Sequence
 
@@ -67,20 +66,19 @@ class PromptedTranslator:
         settings: GenerationSettings,
         chat_template: str = "auto",
         threads: int = 1,
-        key: str = "model",
+        key: str = "system",
     ):
+        """``key``: the system's config key (``mt.systems.NAME``), in error messages."""
         self.prompt, self.settings = prompt, settings
         has_template = has_chat_template(model)
         if chat_template == "on" and not has_template:
-            raise ConfigError(
-                f"{key}.chat_template" if key else "chat_template", f"is on but {model} has no chat template"
-            )
+            raise ConfigError(f"{key}.chat_template", f"is on but {model} has no chat template")
         self.chat = chat_template == "on" or (chat_template == "auto" and has_template)
-        self.generator = CausalGenerator(model, settings, key=key, threads=threads)
+        self.generator = CausalGenerator(model, settings, key=f"{key}.model", threads=threads)
         decoding = "greedy" if settings.decoding == "greedy" else f"beam{settings.beam}"
         self.signature = "|".join(
             [
-                f"causal:{model_fingerprint(model, key)[:16]}",
+                f"causal:{model_fingerprint(model, f'{key}.model')[:16]}",
                 prompt.signature,
                 f"chat:{'on' if self.chat else 'off'}",
                 f"dec:{decoding}",
@@ -107,14 +105,18 @@ class PromptedTranslator:
         nbest: int = 1,
         threads: int = 1,
     ) -> PromptedTranslator:
+        """The translator of a causal system's settings (:func:`natcomp.mt.systems.system_entry`:
+        its entry with ``mt.prompting``'s settings where it has none)."""
         template = check_template(system.get("prompt") or DEFAULT_PROMPT, f"{key}.prompt")
         return cls(
             system["model"],
             prompt=PromptFormat(template, source_lang, target_lang, tuple(examples)),
             settings=generation_settings(system, nbest=nbest),
-            chat_template=chat_template_mode(system.get("chat_template", "auto"), f"{key}.chat_template"),
+            chat_template=chat_template_mode(
+                "auto" if system.get("chat_template") is None else system["chat_template"], f"{key}.chat_template"
+            ),
             threads=threads,
-            key=f"{key}.model",
+            key=key,
         )
 
     def prompts(self, sentences: Sequence[str]) -> list[str]:
@@ -125,18 +127,10 @@ class PromptedTranslator:
             prompts = [self.generator.apply_chat_template(prompt) for prompt in prompts]
         return prompts
 
-    def _limits(self, sentences: Sequence[str]) -> list[int] | None:
-        """Per sentence, the most new tokens: ``max_len_a * source tokens + max_len_b``
-        (the source's tokens in the model's tokenizer), at most ``max_new_tokens``."""
-        if self.settings.max_len_a is None:
-            return None
-        counts = self.generator.count_tokens(list(sentences))
-        a, b, most = self.settings.max_len_a, self.settings.max_len_b, self.settings.max_new_tokens
-        return [min(most, math.floor(a * count + b)) for count in counts]
-
     def translate_with_status(self, sentences: Sequence[str], nbest: int = 1) -> tuple[list[list[str]], list[str]]:
         """Each sentence's ``nbest`` translations and the status (:data:`STATUSES`) of its best one."""
-        generations = self.generator.generate(self.prompts(sentences), self._limits(sentences), nbest=nbest)
+        limits = self.generator.token_limits(sentences)  # relative to each source, not its prompt
+        generations = self.generator.generate(self.prompts(sentences), limits, nbest=nbest)
         translations, statuses = [], []
         for hypotheses in generations:
             texts = [extract_translation(h.text, self.prompt.target_lang) for h in hypotheses]

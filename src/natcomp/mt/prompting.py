@@ -37,6 +37,7 @@ __all__ = [
     "CHAT_TEMPLATE_MODES",
     "chat_template_mode",
     "DEFAULT_PROMPT",
+    "DEFAULT_PROMPTING",
     "FEW_SHOT_POOLS",
     "FewShotExample",
     "PromptFormat",
@@ -49,6 +50,13 @@ __all__ = [
 ]
 
 DEFAULT_PROMPT = "{source_language}: {source}\n{target_language}:"
+#: mt.prompting's defaults (the schema's): how a causal system prompts unless told otherwise
+DEFAULT_PROMPTING = {
+    "prompt": DEFAULT_PROMPT,
+    "few_shot": {"k": 0, "pool": "train", "seed": 1},
+    "chat_template": "auto",
+    "decoding": "greedy",
+}
 #: ``auto``: use the tokenizer's chat template when it has one (an instruct model)
 CHAT_TEMPLATE_MODES = ("auto", "on", "off")
 #: where few-shot examples come from: the training corpus, or FLORES ``dev``

@@ -25,6 +25,7 @@ __all__ = [
     "gather_generation_counts",
     "generation_counts",
     "is_causal",
+    "system_entry",
     "system_translator",
     "write_generation_counts",
 ]
@@ -64,6 +65,29 @@ def configured_family(system: Mapping, key: str = "model") -> str:
     except (OSError, ValueError) as error:
         raise ConfigError(key, f"cannot read {folder / 'config.json'}: {error}") from None
     return "causal" if is_causal_lm_config(config) else "auto"
+
+
+#: the keys of a causal system that default to mt.prompting's
+PROMPTING_KEYS = ("prompt", "few_shot", "chat_template", "decoding")
+
+
+def system_entry(mt: Mapping, name: str) -> dict:
+    """The settings of system ``name``: its ``mt.systems`` entry, and for a causal LM the
+    prompting settings of ``mt.prompting`` wherever the entry leaves them null (few-shot
+    key by key)."""
+    system = dict(mt["systems"][name])
+    if not is_causal(system, f"mt.systems.{name}.model"):
+        return system
+    from natcomp.mt.prompting import DEFAULT_PROMPTING
+
+    prompting = {**DEFAULT_PROMPTING, **(mt.get("prompting") or {})}
+    for key in PROMPTING_KEYS:
+        if key == "few_shot":
+            given = {k: v for k, v in (system.get("few_shot") or {}).items() if v is not None}
+            system["few_shot"] = {**DEFAULT_PROMPTING["few_shot"], **(prompting.get("few_shot") or {}), **given}
+        elif system.get(key) is None:
+            system[key] = prompting[key]
+    return system
 
 
 def is_causal(system: Mapping, key: str = "model") -> bool:

@@ -130,19 +130,26 @@ def read_model_config(model: str | os.PathLike, key: str = "--model") -> dict:
     return config.to_dict()
 
 
-def prompting_plan(system: Mapping | None) -> str:
-    """How a causal LM's ``mt.systems`` entry prompts: the template, the shots, the chat
-    template and the decoding, in one line."""
-    from natcomp.mt.prompting import DEFAULT_PROMPT, chat_template_mode
+def prompting_plan(system: Mapping | None, prompting: Mapping | None = None) -> str:
+    """How a causal LM's ``mt.systems`` entry prompts, in one line: its own settings, else
+    the base config's ``mt.prompting`` (the workflow merges them the same way)."""
+    system, prompting = system or {}, prompting or {}
 
-    system = system or {}
-    template = system.get("prompt") or DEFAULT_PROMPT
-    shots = int((system.get("few_shot") or {}).get("k", 0))
-    chat = {"auto": "chat template if it has one", "on": "chat template", "off": "no chat template"}
-    decoding = system.get("decoding") or "greedy"
+    def setting(key: str, default):
+        value = system.get(key)
+        return prompting.get(key, default) if value is None else value
+
+    template = setting("prompt", None)
+    shots = {
+        **(prompting.get("few_shot") or {}),
+        **{k: v for k, v in (system.get("few_shot") or {}).items() if v is not None},
+    }
+    chat = {True: "on", False: "off"}.get(setting("chat_template", "auto"), setting("chat_template", "auto"))
+    chat_text = {"auto": "chat template if it has one", "on": "chat template", "off": "no chat template"}[str(chat)]
+    prompt_text = repr(template) if template else "mt.prompting's default prompt"
     return (
-        f"prompt {template!r}, {shots}-shot, {chat[chat_template_mode(system.get('chat_template', 'auto'))]}, "
-        f"{decoding} decoding, answer = first line"
+        f"prompt {prompt_text}, {int(shots.get('k', 0))}-shot, {chat_text}, "
+        f"{setting('decoding', 'greedy')} decoding, answer = first line"
     )
 
 
@@ -158,7 +165,10 @@ def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | 
     if kinds.causal:
         rows.append(
             PlanRow(
-                "mt", kinds.describe(), f"the MT tests and BLEU, translating by prompting: {prompting_plan(mt_system)}"
+                "mt",
+                kinds.describe(),
+                "the MT tests and BLEU, translating by prompting: "
+                + prompting_plan(mt_system, (config.get("mt") or {}).get("prompting")),
             )
         )
     if kinds.encoder:

@@ -10,7 +10,7 @@ from natcomp.mt.config import (
     size_fairseq_options,
 )
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
-from natcomp.mt.systems import is_causal
+from natcomp.mt.systems import is_causal, system_entry
 from natcomp.runs import workflow_built
 
 MT = config["mt"]
@@ -111,7 +111,8 @@ def pretrained_model(wildcards):
 
 
 def system_settings(wildcards):
-    return dict(MT["systems"][wildcards.system])
+    """A system's entry; a causal LM's with mt.prompting's settings where it has none."""
+    return system_entry(MT, wildcards.system)
 
 
 def system_model_input(wildcards):
@@ -136,10 +137,10 @@ FEW_SHOT_POOLS = {
 
 def few_shot_pool_input(wildcards):
     """The parallel files of a causal system's few-shot pool (none when k is 0)."""
-    few_shot = MT["systems"][wildcards.system].get("few_shot") or {}
-    if not few_shot.get("k", 0):
+    few_shot = system_entry(MT, wildcards.system)["few_shot"]
+    if not few_shot["k"]:
         return {}
-    source, target = FEW_SHOT_POOLS[few_shot.get("pool", "train")]
+    source, target = FEW_SHOT_POOLS[few_shot["pool"]]
     return {"pool_source": source, "pool_target": target}
 
 
