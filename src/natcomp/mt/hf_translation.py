@@ -32,6 +32,7 @@ from pathlib import Path
 
 from natcomp.errors import ConfigError
 from natcomp.hf.inference import length_sorted_batches
+from natcomp.hf.kinds import is_causal_lm_config
 from natcomp.hf.models import check_model_available, device, set_threads
 from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
@@ -128,18 +129,21 @@ def model_folder(name_or_path: str | os.PathLike, key: str = "model") -> Path:
 
 
 def detect_family(model_dir_or_config: str | os.PathLike, key: str = "model") -> str:
-    """The family (:data:`HF_TRANSLATION_FAMILIES`) of a model folder, Hub id or config.json:
-    ``model_type`` ``marian`` is Marian; ``m2m_100`` is NLLB when the folder's
-    tokenizer_config.json names an Nllb tokenizer class, else M2M100."""
+    """The family (:data:`HF_TRANSLATION_FAMILIES`, or ``causal``) of a model folder, Hub id
+    or config.json: ``model_type`` ``marian`` is Marian; ``m2m_100`` is NLLB when the
+    folder's tokenizer_config.json names an Nllb tokenizer class, else M2M100; a
+    decoder-only LM (:func:`natcomp.hf.kinds.is_causal_lm_config`) is ``causal``, which
+    :mod:`natcomp.mt.prompted_translation` translates with."""
     path = Path(model_dir_or_config)
     if path.name == "config.json" and path.is_file():
         folder = path.parent
     else:
         folder = model_folder(model_dir_or_config, key)
     try:
-        model_type = json.loads((folder / "config.json").read_text(encoding="utf-8")).get("model_type")
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ConfigError(key, f"cannot read {folder / 'config.json'}: {error}") from None
+    model_type = config.get("model_type")
     if model_type == "marian":
         return "marian"
     if model_type == "m2m_100":
@@ -148,10 +152,12 @@ def detect_family(model_dir_or_config: str | os.PathLike, key: str = "model") ->
         if tokenizer_config.is_file():
             tokenizer_class = json.loads(tokenizer_config.read_text(encoding="utf-8")).get("tokenizer_class") or ""
         return "nllb" if tokenizer_class.startswith("Nllb") else "m2m100"
+    if is_causal_lm_config(config):
+        return "causal"
     raise ConfigError(
         key,
         f"model {model_dir_or_config} has model_type '{model_type}'; natcomp translates with Marian (marian), "
-        "M2M100 and NLLB-200 (m2m_100) models",
+        "M2M100 and NLLB-200 (m2m_100) models, and prompts decoder-only language models (causal)",
     )
 
 
@@ -287,6 +293,8 @@ def _family(model: str | os.PathLike, family: str | None, key: str) -> str:
     """``family`` as given (``None`` or ``"auto"``: :func:`detect_family`), when the model's
     architecture fits it: NLLB-200 and M2M100 share one (``m2m_100``), Marian has its own."""
     detected = detect_family(model, key)
+    if detected == "causal":
+        raise ConfigError(key, f"{model} is a decoder-only language model: it translates by prompting (family causal)")
     if family in (None, "auto"):
         return detected
     if family not in HF_TRANSLATION_FAMILIES:
