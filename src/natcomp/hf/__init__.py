@@ -5,13 +5,26 @@ Used by the NonCompSST, PLANE, PSS and TRE families; sequence-to-sequence transl
 models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (devices,
 finding, checking and loading models, tiny models), ``inference``, ``embedding`` (text files
 embedded by an encoder named in config: PSS and TRE), ``training``,
-``seq2seq`` and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
+``seq2seq``, ``causal`` (decoder-only language models) and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
 """
 
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
 
+from natcomp.hf.causal import (  # noqa: E402
+    CAUSAL_DECODINGS,
+    CAUSAL_PRECISIONS,
+    TINY_CAUSAL_KINDS,
+    CausalGenerator,
+    Generation,
+    GenerationSettings,
+    ItemTokenLimit,
+    build_tiny_causal_lm,
+    causal_lm_problem,
+    has_chat_template,
+    load_causal_lm,
+)
 from natcomp.hf.embedding import (  # noqa: E402
     EncoderSpec,
     build_tiny_encoder,
@@ -69,6 +82,17 @@ from natcomp.hf.training import (  # noqa: E402
 )
 
 __all__ = [
+    "CAUSAL_DECODINGS",
+    "CAUSAL_PRECISIONS",
+    "TINY_CAUSAL_KINDS",
+    "CausalGenerator",
+    "Generation",
+    "GenerationSettings",
+    "ItemTokenLimit",
+    "build_tiny_causal_lm",
+    "causal_lm_problem",
+    "has_chat_template",
+    "load_causal_lm",
     "EncoderSpec",
     "build_tiny_encoder",
     "embed_text_files",
