@@ -5,7 +5,8 @@ Used by the NonCompSST, PLANE, PSS and TRE families; sequence-to-sequence transl
 models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (devices,
 finding, checking and loading models, tiny models), ``inference``, ``embedding`` (text files
 embedded by an encoder named in config: PSS and TRE), ``training``,
-``seq2seq``, ``causal`` (decoder-only language models) and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
+``seq2seq``, ``causal`` (decoder-only language models), ``causal_training`` and
+``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
 """
 
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
@@ -24,6 +25,11 @@ from natcomp.hf.causal import (  # noqa: E402
     causal_lm_problem,
     has_chat_template,
     load_causal_lm,
+)
+from natcomp.hf.causal_training import (  # noqa: E402
+    CAUSAL_SCHEDULES,
+    CausalTrainingSettings,
+    train_causal_lm,
 )
 from natcomp.hf.embedding import (  # noqa: E402
     EncoderSpec,
@@ -82,6 +88,9 @@ from natcomp.hf.training import (  # noqa: E402
 )
 
 __all__ = [
+    "CAUSAL_SCHEDULES",
+    "CausalTrainingSettings",
+    "train_causal_lm",
     "CAUSAL_DECODINGS",
     "CAUSAL_PRECISIONS",
     "TINY_CAUSAL_KINDS",

@@ -17,10 +17,8 @@ from __future__ import annotations
 import io
 import json
 import logging
-import math
 import os
 import tempfile
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +31,11 @@ hide_mismatched_torchaudio()  # before anything imports a transformers model cla
 
 from natcomp.hf.models import _load, save_model, set_threads  # noqa: E402
 from natcomp.hf.models import device as pick_device  # noqa: E402
-from natcomp.hf.training import training_setting_problems  # noqa: E402
+from natcomp.hf.training import (  # noqa: E402
+    pad_rows,
+    train_in_length_sorted_batches,
+    training_setting_problems,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -309,32 +311,6 @@ class Seq2SeqTrainingSettings:
             raise ValueError("; ".join(problems))
 
 
-def _learning_rate_factor(settings: Seq2SeqTrainingSettings, total_steps: int):
-    warmup = settings.warmup_steps
-
-    def factor(step: int) -> float:  # step counts from 0; the factor of step s applies to update s + 1
-        update = step + 1
-        if warmup and update <= warmup:
-            return update / warmup
-        if settings.schedule == "inverse_sqrt":
-            return math.sqrt(max(warmup, 1) / update)
-        return max(0.0, (total_steps - update) / max(1, total_steps - warmup))
-
-    return factor
-
-
-def _length_sorted_chunks(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
-    """Indices sorted by length (ties in input order), cut into batches of ``batch_size``:
-    pairs of similar length share a batch, so little padding is computed."""
-    order = sorted(range(len(lengths)), key=lambda index: (lengths[index], index))
-    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
-
-
-def _pad(rows: Sequence[Sequence[int]], value: int) -> torch.Tensor:
-    width = max(len(row) for row in rows)
-    return torch.tensor([list(row) + [value] * (width - len(row)) for row in rows], dtype=torch.long)
-
-
 def _set_languages(tokenizer, source_code: str | None, target_code: str | None) -> None:
     """Point a multilingual tokenizer (M2M100, NLLB: ``src_lang``/``tgt_lang``) at the pair."""
     if source_code is not None and hasattr(tokenizer, "src_lang"):
@@ -369,8 +345,6 @@ def train_translation_model(
     "seconds": wall time of training, "sentences": pairs trained on, "steps": optimiser
     steps, "device": where it ran}``.
     """
-    from transformers import set_seed
-
     log = log or logger
     if len(source_texts) != len(target_texts):
         raise ValueError(f"{len(source_texts)} source texts but {len(target_texts)} target texts")
@@ -387,49 +361,23 @@ def train_translation_model(
     sources, targets = encoded["input_ids"], encoded["labels"]
     pad = model.config.pad_token_id
 
-    set_seed(settings.seed)
-    model.to(run_device).train()
-    decay = [parameter for parameter in model.parameters() if parameter.ndim >= 2]
-    no_decay = [parameter for parameter in model.parameters() if parameter.ndim < 2]
-    optimizer = torch.optim.AdamW(
-        [{"params": decay, "weight_decay": settings.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
-        lr=settings.learning_rate,
-        betas=(0.9, 0.98),
-    )
-    batches = _length_sorted_chunks([len(row) for row in sources], settings.batch_size)
-    total_steps = len(batches) * settings.epochs
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, _learning_rate_factor(settings, total_steps))
-    order_generator = torch.Generator().manual_seed(settings.seed)
+    def batch_loss(indices: list[int]) -> tuple[torch.Tensor, int]:
+        input_ids = pad_rows([sources[index] for index in indices], pad).to(run_device)
+        labels = pad_rows([targets[index] for index in indices], -100).to(run_device)
+        # The model shifts the labels right (decoder_start_token_id first) to make its inputs.
+        logits = model(input_ids=input_ids, attention_mask=(input_ids != pad).long(), labels=labels).logits
+        loss = torch.nn.functional.cross_entropy(
+            logits.reshape(-1, logits.size(-1)),
+            labels.reshape(-1),
+            ignore_index=-100,
+            label_smoothing=settings.label_smoothing,
+        )
+        return loss, int((labels != -100).sum())
 
-    start = time.perf_counter()
-    epoch_losses: list[float] = []
-    for epoch in range(1, settings.epochs + 1):
-        loss_sum, token_count = 0.0, 0
-        for batch_index in torch.randperm(len(batches), generator=order_generator).tolist():
-            indices = batches[batch_index]
-            input_ids = _pad([sources[index] for index in indices], pad).to(run_device)
-            labels = _pad([targets[index] for index in indices], -100).to(run_device)
-            # The model shifts the labels right (decoder_start_token_id first) to make its inputs.
-            logits = model(input_ids=input_ids, attention_mask=(input_ids != pad).long(), labels=labels).logits
-            loss = torch.nn.functional.cross_entropy(
-                logits.reshape(-1, logits.size(-1)),
-                labels.reshape(-1),
-                ignore_index=-100,
-                label_smoothing=settings.label_smoothing,
-            )
-            loss.backward()
-            if settings.gradient_clip is not None:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), settings.gradient_clip)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
-            tokens = int((labels != -100).sum())
-            loss_sum += float(loss.detach()) * tokens
-            token_count += tokens
-        epoch_losses.append(loss_sum / token_count)
-        log.info("epoch %d/%d: train loss %.4f per token", epoch, settings.epochs, epoch_losses[-1])
-    seconds = time.perf_counter() - start
-    model.eval()
+    model.to(run_device)
+    epoch_losses, total_steps, seconds = train_in_length_sorted_batches(
+        model, [len(row) for row in sources], settings, settings.warmup_steps, settings.schedule, batch_loss, log
+    )
     save_model(model, tokenizer, output_directory)
     return {
         "train_loss": epoch_losses[-1],

@@ -13,6 +13,7 @@ import copy
 import dataclasses
 import logging
 import math
+import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -49,6 +50,92 @@ def training_setting_problems(settings) -> list[str]:
     if settings.gradient_clip is not None and not settings.gradient_clip > 0:
         problems.append(f"gradient_clip must be positive or None, got {settings.gradient_clip}")
     return problems
+
+
+def warmup_then_decay(warmup_steps: int, schedule: str, total_steps: int) -> Callable[[int], float]:
+    """The learning-rate factor of each optimiser step (for ``LambdaLR``): a linear warm-up
+    over ``warmup_steps`` updates, then the inverse square root of the update (``"inverse_sqrt"``,
+    fairseq's schedule for Transformers) or a linear decay to 0 at ``total_steps`` (``"linear"``)."""
+
+    def factor(step: int) -> float:  # step counts from 0; the factor of step s applies to update s + 1
+        update = step + 1
+        if warmup_steps and update <= warmup_steps:
+            return update / warmup_steps
+        if schedule == "inverse_sqrt":
+            return math.sqrt(max(warmup_steps, 1) / update)
+        return max(0.0, (total_steps - update) / max(1, total_steps - warmup_steps))
+
+    return factor
+
+
+def length_sorted_chunks(lengths: Sequence[int], batch_size: int) -> list[list[int]]:
+    """Indices sorted by length (ties in input order), cut into batches of ``batch_size``:
+    items of similar length share a batch, so little padding is computed."""
+    order = sorted(range(len(lengths)), key=lambda index: (lengths[index], index))
+    return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
+
+
+def pad_rows(rows: Sequence[Sequence[int]], value: int) -> torch.Tensor:
+    """``rows`` of token ids as one tensor, each padded on the right with ``value``."""
+    width = max(len(row) for row in rows)
+    return torch.tensor([list(row) + [value] * (width - len(row)) for row in rows], dtype=torch.long)
+
+
+def train_in_length_sorted_batches(
+    model,
+    lengths: Sequence[int],
+    settings,
+    warmup_steps: int,
+    schedule: str,
+    batch_loss: Callable[[list[int]], tuple[torch.Tensor, int]],
+    log: logging.Logger,
+) -> tuple[list[float], int, float]:
+    """The training loop of the generative models (:mod:`natcomp.hf.seq2seq`,
+    :mod:`natcomp.hf.causal_training`): items cut into batches of similar ``lengths``
+    (:func:`length_sorted_chunks`), every epoch visiting the batches in a fresh seeded random
+    order; AdamW (betas 0.9/0.98, weight decay on weight matrices only) with
+    :func:`warmup_then_decay`; the gradient clipped to ``settings.gradient_clip``.
+    ``batch_loss(indices)`` returns the batch's mean loss per token and its token count.
+    Seeded from ``settings.seed`` (``transformers.set_seed``). ``settings`` gives
+    ``epochs``, ``batch_size``, ``learning_rate``, ``weight_decay``, ``gradient_clip``,
+    ``seed``. Returns (mean loss per token of each epoch, optimiser steps, seconds); the
+    model is left in eval mode.
+    """
+    from transformers import set_seed
+
+    set_seed(settings.seed)
+    model.train()
+    decay = [parameter for parameter in model.parameters() if parameter.ndim >= 2]
+    no_decay = [parameter for parameter in model.parameters() if parameter.ndim < 2]
+    optimizer = torch.optim.AdamW(
+        [{"params": decay, "weight_decay": settings.weight_decay}, {"params": no_decay, "weight_decay": 0.0}],
+        lr=settings.learning_rate,
+        betas=(0.9, 0.98),
+    )
+    batches = length_sorted_chunks(lengths, settings.batch_size)
+    total_steps = len(batches) * settings.epochs
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, warmup_then_decay(warmup_steps, schedule, total_steps))
+    order_generator = torch.Generator().manual_seed(settings.seed)
+
+    start = time.perf_counter()
+    epoch_losses: list[float] = []
+    for epoch in range(1, settings.epochs + 1):
+        loss_sum, token_count = 0.0, 0
+        for batch_index in torch.randperm(len(batches), generator=order_generator).tolist():
+            loss, tokens = batch_loss(batches[batch_index])
+            loss.backward()
+            if settings.gradient_clip is not None:
+                torch.nn.utils.clip_grad_norm_(model.parameters(), settings.gradient_clip)
+            optimizer.step()
+            scheduler.step()
+            optimizer.zero_grad(set_to_none=True)
+            loss_sum += float(loss.detach()) * tokens
+            token_count += tokens
+        epoch_losses.append(loss_sum / token_count)
+        log.info("epoch %d/%d: train loss %.4f per token", epoch, settings.epochs, epoch_losses[-1])
+    seconds = time.perf_counter() - start
+    model.eval()
+    return epoch_losses, total_steps, seconds
 
 
 @dataclass(frozen=True)
