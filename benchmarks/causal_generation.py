@@ -131,6 +131,7 @@ def main() -> None:
     parser.add_argument("--max-new-tokens", type=int, default=64)
     parser.add_argument("--lm-eval-python", type=Path, default=LM_EVAL_PYTHON, help="python of the lm-eval venv")
     args = parser.parse_args()
+    commit = git_commit()  # the code that runs, read before it does
     logging.disable(logging.WARNING)
     warnings.filterwarnings("ignore")
     torch.set_num_threads(1)
@@ -182,7 +183,7 @@ def main() -> None:
     bleu = sacrebleu.corpus_bleu([text.strip() for text in reference], [[p.nl for p in test]]).score
     print(f"BLEU of (a) against the demo references: {bleu:.1f}")
     print(
-        f"versions: natcomp {version('natcomp')} (commit {git_commit()}), torch {torch.__version__},"
+        f"versions: natcomp {version('natcomp')} (commit {commit}), torch {torch.__version__},"
         f" transformers {version('transformers')}, tokenizers {version('tokenizers')}"
     )
     if lm_eval_versions is not None:
