@@ -1,5 +1,6 @@
 """natcomp.hf.causal_training: a tiny causal LM trained on prompt/completion pairs, the loss
-on the completion's tokens only, saved atomically and loaded back through from_pretrained."""
+on the completion's tokens only, saved atomically and loaded back through from_pretrained.
+(tests/hf/conftest.py: offline, one thread, make_tiny_causal.)"""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ import pytest
 import torch
 from safetensors.torch import load_file
 
-from natcomp.hf.causal import TINY_CAUSAL_KINDS, build_tiny_causal_lm, load_causal_lm
+from natcomp import hf
 from natcomp.hf.causal_training import (
     IGNORED,
     CausalTrainingSettings,
@@ -30,29 +31,12 @@ PROMPTS = [f"English: {source}\nDutch:" for source, _ in PAIRS]
 COMPLETIONS = [f" {target}\n" for _, target in PAIRS]
 
 
-@pytest.fixture(autouse=True)
-def offline(monkeypatch):
-    """No test may reach the Hub."""
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_thread():
-    """Tiny models run fastest on one thread (see docs/hf.md)."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
 @pytest.fixture(scope="module")
-def tiny(tmp_path_factory):
-    root = tmp_path_factory.mktemp("causal")
+def tiny(tmp_path_factory, make_tiny_causal):
+    """Untrained tiny causal LMs by kind, their tokenizers trained on the pairs' texts."""
+    root = tmp_path_factory.mktemp("causal_training")
     texts = [prompt + completion for prompt, completion in zip(PROMPTS, COMPLETIONS)]
-    return {
-        kind: build_tiny_causal_lm(root / kind, texts, kind=kind, vocab_size=300, d_model=32, seed=2)
-        for kind in TINY_CAUSAL_KINDS
-    }
+    return {kind: make_tiny_causal(root / kind, texts=texts, kind=kind, seed=2) for kind in hf.TINY_CAUSAL_KINDS}
 
 
 def test_settings_list_every_problem():
@@ -63,7 +47,7 @@ def test_settings_list_every_problem():
 
 
 def test_the_labels_are_the_completion_and_its_eos_only(tiny):
-    tokenizer, _ = load_causal_lm(tiny["llama"])
+    tokenizer, _ = hf.load_causal_lm(tiny["llama"])
     prompts, completions = (
         ["English: The poet sees the long king.\nDutch:", "English: Hi.\nDutch:"],
         [" De x\n", " Ja\n"],
@@ -109,7 +93,7 @@ def test_the_loss_counts_the_completion_tokens_only():
     assert completion_loss(logits, labels).item() > 1000
 
 
-@pytest.mark.parametrize("kind", TINY_CAUSAL_KINDS)
+@pytest.mark.parametrize("kind", hf.TINY_CAUSAL_KINDS)
 def test_training_lowers_the_completion_loss_and_saves_a_loadable_model(tiny, tmp_path, kind):
     from transformers import AutoModelForCausalLM
 
@@ -128,8 +112,8 @@ def test_training_lowers_the_completion_loss_and_saves_a_loadable_model(tiny, tm
         with torch.no_grad():
             return completion_loss(model(input_ids=input_ids, attention_mask=attention_mask).logits, batch_labels)
 
-    tokenizer, trained = load_causal_lm(tmp_path / "trained")
-    _, initial = load_causal_lm(tiny[kind])
+    tokenizer, trained = hf.load_causal_lm(tmp_path / "trained")
+    _, initial = hf.load_causal_lm(tiny[kind])
     assert not trained.training
     # From about ln(vocabulary) per completion token to a small part of it.
     assert loss_of(trained, tokenizer) < 0.3 * loss_of(initial, tokenizer)
