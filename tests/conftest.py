@@ -3,7 +3,6 @@ archives, a single-node SLURM cluster and the finished demo workflow."""
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import gzip
 import http.server
@@ -18,13 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from workflow_copy import copy_workflow, run_snakemake
+from workflow_copy import DemoRun, copy_workflow, run_snakemake
 
 REPO = Path(__file__).resolve().parents[1]
 CLUSTER_SCRIPTS = REPO / "tests" / "slurm"
-# The demo takes about 10 minutes through the test cluster; a job stuck in the queue must
-# fail the run instead of hanging CI.
-SLURM_DEMO_TIMEOUT = 40 * 60
 
 
 @pytest.fixture
@@ -150,28 +146,18 @@ def _natcomp_logger_restored():
     logger.handlers[:] = handlers
 
 
-@dataclasses.dataclass
-class DemoRun:
-    workdir: Path
-    through_slurm: bool
-    why_local: str | None
-    output: str
-
-
 @pytest.fixture(scope="session")
-def demo_run(request, tmp_path_factory) -> DemoRun:
-    """The whole demo, run once per session in a fresh copy of the workflow: through the
-    test SLURM cluster where this machine can host one, else locally on 2 cores."""
+def demo_run(tmp_path_factory) -> DemoRun:
+    """The whole demo, run once per session in a fresh copy of the workflow, locally on 2 cores.
+
+    Not through the test cluster: there every job starts Snakemake twice more (sbatch, then
+    srun), some 16 s per job, and the demo's 130 cluster jobs took 37 min instead of the local
+    run's 10 to 20 (docs/testing.md#the-ci-budget). tests/test_slurm.py sends a sample of the
+    finished demo's jobs, one of each kind, through the cluster instead.
+    """
     workdir = copy_workflow(tmp_path_factory.mktemp("demo"))
-    try:
-        slurm_options = request.getfixturevalue("slurm_cluster")
-    except pytest.skip.Exception as skipped:
-        result = run_snakemake(workdir, "--cores", "2")
-        run = DemoRun(workdir, False, str(skipped), result.stdout + result.stderr)
-    else:
-        # Keep the SLURM logs of successful jobs: the tests check which rules went through sbatch.
-        result = run_snakemake(workdir, *slurm_options, "--slurm-keep-successful-logs", timeout=SLURM_DEMO_TIMEOUT)
-        run = DemoRun(workdir, True, None, result.stdout + result.stderr)
+    result = run_snakemake(workdir, "--cores", "2")
+    run = DemoRun(workdir, result.stdout + result.stderr)
     run_snakemake(
         workdir, "--cores", "2", "--report", "results/report.html", "--report-stylesheet", "workflow/report/style.css"
     )

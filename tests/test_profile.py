@@ -36,6 +36,7 @@ ROBERTA_NLI = {
     "label2id": {"CONTRADICTION": 0, "NEUTRAL": 1, "ENTAILMENT": 2},
 }
 GPT2 = {"model_type": "gpt2", "architectures": ["GPT2LMHeadModel"]}
+LLAMA = {"model_type": "llama", "architectures": ["LlamaForCausalLM"]}
 
 
 def base(name="config.yaml") -> dict:
@@ -52,7 +53,19 @@ def base(name="config.yaml") -> dict:
         (BERT, fit.ModelKinds(translation=False, encoder=True, masked_lm=False, nli=False)),
         (BERT_MLM, fit.ModelKinds(translation=False, encoder=True, masked_lm=True, nli=False)),
         (ROBERTA_NLI, fit.ModelKinds(translation=False, encoder=True, masked_lm=False, nli=True)),
-        (GPT2, fit.ModelKinds(translation=False, encoder=False, masked_lm=False, nli=False)),
+        (GPT2, fit.ModelKinds(translation=False, encoder=False, masked_lm=False, nli=False, causal=True)),
+        (LLAMA, fit.ModelKinds(translation=False, encoder=False, masked_lm=False, nli=False, causal=True)),
+        # BERT has a causal-LM class too (BertLMHeadModel): a BERT config without
+        # architectures is an encoder, not a causal LM
+        (
+            {"model_type": "bert"},
+            fit.ModelKinds(translation=False, encoder=True, masked_lm=False, nli=False),
+        ),
+        # a translation model is not a causal LM, whatever its type's mappings say
+        (
+            {"model_type": "bart", "architectures": ["BartForConditionalGeneration"], "is_encoder_decoder": True},
+            fit.ModelKinds(translation=True, encoder=False, masked_lm=False, nli=False),
+        ),
         # an encoder-decoder without a generation head is no translation model, nor an encoder
         (
             {"model_type": "bart", "architectures": ["BartModel"], "is_encoder_decoder": True},
@@ -91,9 +104,22 @@ def test_the_families_a_model_fits_and_the_plan():
     assert "2 seed(s)" in text, "the demo's NonCompSST seeds are counted from the base config"
 
 
+def test_a_causal_lm_fits_mt_as_a_prompted_system_and_an_instruct_one_says_so():
+    kinds = fit.model_kinds(LLAMA, chat_template=True)
+    assert kinds.instruct and kinds.describe() == "instruct causal LM"
+    assert fit.model_kinds(GPT2, chat_template=False).describe() == "causal LM"
+    assert not fit.model_kinds(BERT_MLM, chat_template=True).instruct, "only a causal LM is an instruct model"
+    assert fit.fitting_families(kinds) == ["mt"]
+    (row,) = fit.plan(kinds, base(), {"family": "causal", "few_shot": {"k": 3}, "chat_template": True})
+    assert row.family == "mt" and "prompt '{source_language}: {source}\\n{target_language}:'" in row.runs
+    assert "3-shot, chat template, greedy decoding" in row.runs
+    with pytest.raises(ConfigError, match="gpt does not fit pss: it is causal LM, which fits mt"):
+        fit.choose_families("gpt", fit.model_kinds(GPT2), ["pss"])
+
+
 def test_a_model_that_fits_nothing_or_a_family_it_does_not_fit_is_an_error():
-    with pytest.raises(ConfigError, match="gpt fits no family"):
-        fit.choose_families("gpt", fit.model_kinds(GPT2), None)
+    with pytest.raises(ConfigError, match="t5 fits no family: it is none of the kinds natcomp tests"):
+        fit.choose_families("t5", fit.model_kinds({"model_type": "t5", "architectures": ["T5Model"]}), None)
     with pytest.raises(ConfigError, match="does not fit mt: it is encoder"):
         fit.choose_families("enc", fit.model_kinds(BERT), ["mt", "pss"])
     with pytest.raises(ConfigError, match="does not fit pss"):

@@ -1,5 +1,6 @@
 """``natcomp evaluate`` and ``natcomp compare`` through the command line: plan-only runs on
-tiny models built from a config (Marian, plain encoder, masked LM, NLI classifier) and on
+tiny models built from a config (Marian, plain encoder, masked LM, NLI classifier, GPT-2,
+Llama and an instruct Llama with a chat template) and on
 the shipped MiniLM, the one-line errors before any job, and one full demo-scale profile
 of a tiny encoder (marked ``demo``)."""
 
@@ -67,6 +68,16 @@ def models(tmp_path_factory) -> dict[str, Path]:
     config["architectures"] = ["MarianMTModel"]
     (marian / "config.json").write_text(json.dumps(config))
     built["translation"] = marian
+    sentences = ["English: the movie was good\nDutch: de film was goed\n"] * 20
+    built["gpt2"] = hf.build_tiny_causal_lm(
+        folder / "tiny-gpt2", sentences, kind="gpt2", vocab_size=300, d_model=16, layers=1
+    )
+    built["llama"] = hf.build_tiny_causal_lm(
+        folder / "tiny-llama", sentences, kind="llama", vocab_size=300, d_model=16, layers=1
+    )
+    built["llama_instruct"] = hf.build_tiny_causal_lm(
+        folder / "tiny-llama-instruct", sentences, kind="llama", instruct=True, vocab_size=300, d_model=16, layers=1
+    )
     return built
 
 
@@ -96,7 +107,17 @@ OTHER_FAMILY_RULES = {
             "translation",
             ["translation model"],
             ["mt_system_translate", "mt_tables"],
-            ["mt_train", "noncompsst_train", "pss_embed", "tre_embed", "plane_finetune"],
+            ["mt_train", "mt_system_few_shot", "noncompsst_train", "pss_embed", "tre_embed", "plane_finetune"],
+        ),
+        # a causal LM is an MT system that translates by prompting; the plan names the prompt
+        *(
+            (
+                kind,
+                [role, "translating by prompting: prompt '{source_language}: {source}\\n{target_language}:', 0-shot"],
+                ["mt_system_few_shot", "mt_system_translate", "mt_system_synonym_probes", "mt_tables"],
+                ["mt_train", "mt_demo_causal_lm", "noncompsst_train", "pss_embed", "plane_finetune"],
+            )
+            for kind, role in (("gpt2", "causal LM"), ("llama", "causal LM"), ("llama_instruct", "instruct causal LM"))
         ),
     ],
 )
@@ -131,6 +152,9 @@ def test_evaluate_plans_every_family_a_tiny_model_fits(models, tmp_path, kind, r
         assert list(lists) == [name], f"{family}: the model is the only one"
     for family in set(OTHER_FAMILY_RULES) - set(record["families"]):
         assert config[family] == {"enabled": False}
+    if kind in ("gpt2", "llama", "llama_instruct"):
+        assert config["mt"]["systems"][name]["family"] == "causal"
+        assert ("chat template if it has one" in plan) and (("instruct" in plan) == (kind == "llama_instruct"))
 
 
 def test_evaluate_plans_the_shipped_minilm(tmp_path):

@@ -5,6 +5,7 @@ A copy keeps the repository's own ``results/`` untouched and gives every run a c
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import subprocess
@@ -13,6 +14,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 WORKFLOW_PARTS = ("Snakefile", "workflow", "config", "resources", "profiles", "slurm", "envs", "src")
+
+
+@dataclasses.dataclass
+class DemoRun:
+    """A finished run of the workflow: its working copy, and what Snakemake printed."""
+
+    workdir: Path
+    output: str
 
 
 def copy_workflow(destination: str | Path, repo: str | Path = REPO) -> Path:

@@ -171,7 +171,9 @@ def test_a_token_limit_cuts_an_item_off_unfinished(trained_gpt2):
     assert short == [Generation(" sees the", False, 2)]
     assert free[0].finished and free[0].text.endswith(".")
     (capped,) = generator(trained_gpt2, max_new_tokens=3).generate(["The poet"])[0]
-    assert capped == Generation(" sees the m", False, 3) or (not capped.finished and capped.new_tokens == 3)
+    # max_new_tokens caps like a limit: one token more than the limit of 2 above
+    assert not capped.finished and capped.new_tokens == 3
+    assert capped.text.startswith(short[0].text) and capped.text != short[0].text
 
 
 def test_token_limits_follow_the_source_length(tiny_causal):
@@ -217,6 +219,18 @@ def test_half_precision_is_fp32_on_the_cpu(tiny_causal, caplog):
         model = generator(tiny_causal["llama"], precision="bf16")
     assert model.precision == "fp32" and model.model.dtype == torch.float32
     assert "bf16 was asked for" in caplog.text
+
+
+def test_a_device_that_is_not_there_names_the_device_key_beside_the_model(tiny_causal):
+    import torch
+
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    settings = GenerationSettings(device="cuda")
+    with pytest.raises(ConfigError, match=r"config mt\.systems\.llm\.device: 'cuda' was asked for"):
+        CausalGenerator(tiny_causal["gpt2"], settings, key="mt.systems.llm.model")
+    with pytest.raises(ConfigError, match=r"config mt\.systems\.llm\.device:"):
+        CausalGenerator(tiny_causal["gpt2"], settings, key="mt.systems.llm")
 
 
 def test_chat_template_and_token_counts(tiny_instruct, tiny_causal):

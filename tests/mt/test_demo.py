@@ -1,11 +1,7 @@
-"""The whole demo workflow, end to end, in a fresh copy of the workflow (minutes): through
-the test SLURM cluster where the machine can host one (conftest.demo_run)."""
-
-import re
+"""The whole demo workflow, end to end, in a fresh copy of the workflow (minutes; conftest.demo_run)."""
 
 import pandas as pd
 import pytest
-import yaml
 
 from natcomp.mt.bleu import BLEU_COLUMNS
 from workflow_copy import copy_workflow, run_snakemake
@@ -143,42 +139,3 @@ def test_semi_natural_fragments_were_chosen_and_matched(demo):
     assert chosen["nonterminals"].min() >= 15
     phrases = pd.read_csv(demo / "results" / "mt" / "semi_natural" / "phrases.tsv", sep="\t")
     assert set(phrases["id"]) == set(chosen["id"])
-
-
-def gpu_rules(workdir) -> set[str]:
-    """The rules of every family that declare a GPU (resources: gpu=1)."""
-    rules = set()
-    for path in (workdir / "workflow" / "rules").rglob("*.smk"):
-        for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
-            name = re.match(r"rule (\w+):", block)
-            if name and re.search(r"^\s+gpu=1,$", block, re.MULTILINE):
-                rules.add(name.group(1))
-    return rules
-
-
-def test_every_cluster_job_went_through_sbatch(demo_run):
-    if not demo_run.through_slurm:
-        pytest.skip(f"the demo ran locally: {demo_run.why_local}")
-    cluster_rules = set(re.findall(r"^\s*rule (\w+):$", demo_run.output, re.MULTILINE))
-    local_rules = set(re.findall(r"^\s*localrule (\w+):$", demo_run.output, re.MULTILINE))
-    assert {"mt_train", "mt_translate", "mt_extract_fragments"} <= cluster_rules
-    assert "all" in local_rules and not cluster_rules & local_rules
-    # One SLURM log folder per rule, or per group of rules run as one job (the profile's groups).
-    groups = yaml.safe_load((demo_run.workdir / "slurm" / "profile.yaml").read_text())["groups"]
-    submitted = set()
-    for folder in (demo_run.workdir / ".snakemake" / "slurm_logs").iterdir():
-        if folder.name.startswith("rule_"):
-            submitted.add(folder.name.removeprefix("rule_"))
-        else:
-            group = next(g for g in set(groups.values()) if folder.name.startswith(f"group_{g}_"))
-            submitted |= {rule for rule, g in groups.items() if g == group}
-    assert submitted == cluster_rules, "every non-local job must have been an sbatch job with a log"
-    # GPU rules (alone or in a group) go to the partition with GPUs, nothing else does.
-    partitions = {}
-    for partition, job in re.findall(r"Auto-selected partition '(\w+)' for job (\S+)", demo_run.output):
-        partitions.setdefault(job, set()).add(partition)
-    gpu = gpu_rules(demo_run.workdir)
-    assert {"mt_train", "mt_translate"} <= gpu
-    for job, chosen in partitions.items():
-        assert chosen == ({"gpu"} if job in gpu else {"cpu"}), (job, chosen)
-    assert "mt_train" in partitions and any("mt_translate" in job for job in partitions)

@@ -45,10 +45,11 @@ def config_with(tmp_path, base="config/config.yaml", **mt_changes) -> Path:
 def test_the_demo_plans_its_pretrained_system_beside_the_trained_models(tmp_path):
     result = snakemake("-n", "--forceall", "--quiet", "rules", "--directory", str(tmp_path / "run"))
     jobs = planned_jobs(result.stdout)
-    assert jobs["mt_demo_pretrained_system"] == 1
-    assert jobs["mt_system_translate"] == 1, "a released model decodes every test set in one job"
-    assert jobs["mt_system_score"] == 4, "each test once, overgeneralisation included: no epochs"
-    assert jobs["mt_system_bleu"] == 2 and jobs["mt_system_synonym_probes"] == 1
+    assert jobs["mt_demo_pretrained_system"] == 1 and jobs["mt_demo_causal_lm"] == 1
+    assert jobs["mt_system_translate"] == 2, "tiny-marian and tiny-gpt2 decode every test set in one job each"
+    assert jobs["mt_system_score"] == 8, "each test once per system, overgeneralisation included: no epochs"
+    assert jobs["mt_system_bleu"] == 4 and jobs["mt_system_synonym_probes"] == 2
+    assert jobs["mt_system_few_shot"] == 1, "the causal system's examples, drawn once"
     assert jobs["mt_train"] == 4
 
 
@@ -151,3 +152,27 @@ def test_natcomp_mt_evaluate_plans_the_tests_of_one_model(tmp_path):
             "device": "auto",
         }
     }
+
+
+def test_natcomp_mt_evaluate_makes_a_causal_lm_a_prompted_system_with_its_options(tmp_path):
+    from natcomp import hf
+    from natcomp.cli import build_parser
+    from natcomp.mt.cli import system_settings
+    from natcomp.profile.cli import plan_run
+
+    model = hf.build_tiny_causal_lm(
+        tmp_path / "tiny-llama", ["English: a\nDutch: een\n"] * 10, kind="llama", vocab_size=280, d_model=16, layers=1
+    )
+    arguments = ["mt", "evaluate", "--model", str(model), "--prompt", "EN: {source}\\nNL:", "--few-shot", "2"]
+    options = build_parser().parse_args([*arguments, "--chat-template", "off", "--decoding", "beam"])
+    planned = plan_run(str(model), families=["mt"], mt_system=system_settings(options))
+    system = planned.config["mt"]["systems"]["tiny-llama"]
+    assert system["family"] == "causal", "auto read from its config"
+    assert system["prompt"] == "EN: {source}\nNL:", "\\n typed in a shell is a line break"
+    assert system["few_shot"] == {"k": 2, "pool": "train"}
+    assert (system["chat_template"], system["decoding"]) == ("off", "beam")
+    (row,) = planned.rows
+    assert "prompt 'EN: {source}\\nNL:', 2-shot, no chat template, beam decoding" in row.runs
+    # the defaults add nothing a translation model would refuse
+    plain = system_settings(build_parser().parse_args(["mt", "evaluate", "--model", "m"]))
+    assert {plain[key] for key in ("prompt", "few_shot", "chat_template", "decoding")} == {None}

@@ -5,8 +5,8 @@ Used by the NonCompSST, PLANE, PSS and TRE families; sequence-to-sequence transl
 models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (devices,
 finding, checking and loading models, tiny models), ``inference``, ``embedding`` (text files
 embedded by an encoder named in config: PSS and TRE), ``training``,
-``seq2seq``, ``causal`` (decoder-only language models), ``causal_training`` and
-``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
+``seq2seq``, ``causal`` (decoder-only language models), ``causal_training``, ``kinds``
+and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
 """
 
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
@@ -88,9 +88,6 @@ from natcomp.hf.training import (  # noqa: E402
 )
 
 __all__ = [
-    "CAUSAL_SCHEDULES",
-    "CausalTrainingSettings",
-    "train_causal_lm",
     "CAUSAL_DECODINGS",
     "CAUSAL_PRECISIONS",
     "TINY_CAUSAL_KINDS",
@@ -102,6 +99,9 @@ __all__ = [
     "causal_lm_problem",
     "has_chat_template",
     "load_causal_lm",
+    "CAUSAL_SCHEDULES",
+    "CausalTrainingSettings",
+    "train_causal_lm",
     "EncoderSpec",
     "build_tiny_encoder",
     "embed_text_files",

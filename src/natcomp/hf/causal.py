@@ -25,6 +25,7 @@ from pathlib import Path
 import torch
 
 from natcomp.errors import ConfigError
+from natcomp.hf.kinds import is_causal_lm_config
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
@@ -191,25 +192,18 @@ def has_chat_template(name_or_path: str | os.PathLike) -> bool:
 
 
 def causal_lm_problem(config) -> str | None:
-    """Why a model config is not a causal language model natcomp can load, or None.
-
-    A causal LM has a model type in transformers' causal-LM mapping, is not an
-    encoder-decoder, and its checkpoint's architecture (when it names one) is a causal-LM
-    head (``...ForCausalLM``, or the mapping's class such as ``GPT2LMHeadModel``): a BERT
-    saved as ``BertForMaskedLM`` has a causal-LM class in the mapping but is no causal LM.
-    """
-    from transformers.models.auto.modeling_auto import MODEL_FOR_CAUSAL_LM_MAPPING_NAMES
-
-    model_type = getattr(config, "model_type", None)
-    if getattr(config, "is_encoder_decoder", False):
+    """Why a model config is not a causal language model natcomp can load, or None (the
+    decision is :func:`natcomp.hf.kinds.is_causal_lm_config`, the one ``natcomp
+    evaluate`` makes: a BERT saved as ``BertForMaskedLM`` has a causal-LM class in
+    transformers' mapping but is no causal LM)."""
+    values = config.to_dict() if hasattr(config, "to_dict") else dict(config)
+    if is_causal_lm_config(values):
+        return None
+    model_type = values.get("model_type")
+    if values.get("is_encoder_decoder", False):
         return f"it is an encoder-decoder model ({model_type}), not a decoder-only causal LM"
-    if model_type not in MODEL_FOR_CAUSAL_LM_MAPPING_NAMES:
-        return f"its model type '{model_type}' has no causal language model in transformers"
-    architectures = list(getattr(config, "architectures", None) or [])
-    causal = MODEL_FOR_CAUSAL_LM_MAPPING_NAMES[model_type]
-    if architectures and not any(name == causal or name.endswith("ForCausalLM") for name in architectures):
-        return f"its checkpoint is a {', '.join(architectures)}, not a causal LM (expected {causal})"
-    return None
+    architectures = ", ".join(values.get("architectures") or []) or f"model type '{model_type}'"
+    return f"it is a {architectures}, not a causal language model (...ForCausalLM, GPT2LMHeadModel)"
 
 
 def load_causal_lm(name_or_path: str | os.PathLike, key: str = "model"):
@@ -332,6 +326,13 @@ class ItemTokenLimit(LogitsProcessor):
         return scores
 
 
+def _beside(key: str, name: str) -> str:
+    """The config key of setting ``name`` beside the model's key: ``mt.systems.x.model`` ->
+    ``mt.systems.x.device``, ``mt.systems.x`` -> ``mt.systems.x.device``, ``model`` -> ``device``."""
+    parts = key.split(".") if key else ["model"]
+    return ".".join(parts[:-1] + [name]) if parts[-1] == "model" else ".".join(parts + [name])
+
+
 def _dtype(precision: str) -> torch.dtype:
     return {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[precision]
 
@@ -345,7 +346,7 @@ class CausalGenerator:
 
     def __init__(self, model, settings: GenerationSettings, *, key: str = "model", threads: int = 1):
         self.model_name, self.settings, self.key = str(model), settings, key
-        self.device = pick_device(settings.device, key=f"{key}.device" if key else "device")
+        self.device = pick_device(settings.device, key=_beside(key, "device"))
         if self.device.type == "cpu":
             set_threads(threads)
         self.tokenizer, self.model = load_causal_lm(model, key)
@@ -517,20 +518,13 @@ class CausalGenerator:
         text = decode(content, skip_special_tokens=True)
         stops = [text.find(stop) for stop in self.settings.stop if stop in text]
         if stops:
-            # the tokens written up to the one that completed the first stop string
-            first = min(stops)
+            # generate stopped at the token that completed the stop string: count up to it
             written = next(
-                (
-                    count
-                    for count in range(1, len(content) + 1)
-                    if any(
-                        0 <= decode(content[:count], skip_special_tokens=True).find(stop) <= first
-                        for stop in self.settings.stop
-                    )
-                ),
-                len(content),
+                count
+                for count in range(1, len(content) + 1)
+                if any(stop in decode(content[:count], skip_special_tokens=True) for stop in self.settings.stop)
             )
-            return Generation(text[:first], True, written, score)
+            return Generation(text[: min(stops)], True, written, score)
         if end is not None and end < limit:  # ended by EOS (or a stop string that began in the prompt)
             return Generation(text, True, end + 1, score)
         return Generation(text, False, len(content), score)

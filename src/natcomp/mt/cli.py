@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 
 from natcomp.cli import int_range, non_negative_float, non_negative_int, positive_int
-from natcomp.errors import InputError, NatcompError
+from natcomp.errors import ConfigError, InputError, NatcompError
 
 __all__ = ["add_subcommands", "system_settings"]
 
@@ -444,9 +444,10 @@ def _add_evaluate(subparsers) -> None:
     )
     parser.add_argument(
         "--family",
-        choices=("auto", "marian", "m2m100", "nllb"),
+        choices=("auto", "marian", "m2m100", "nllb", "causal"),
         default="auto",
-        help="the model's architecture family (default auto: read from its config)",
+        help="the model's architecture family; causal: a decoder-only LM that translates by prompting "
+        "(default auto: read from its config)",
     )
     parser.add_argument("--source-code", help="source language code as the model names it (NLLB-200: eng_Latn)")
     parser.add_argument("--target-code", help="target language code as the model names it (NLLB-200: nld_Latn)")
@@ -477,15 +478,47 @@ def _add_evaluate(subparsers) -> None:
     )
     parser.add_argument(
         "--precision",
-        choices=("fp32", "fp16"),
+        choices=("fp32", "fp16", "bf16"),
         default="fp32",
-        help="floating-point precision of decoding (default fp32)",
+        help="floating-point precision of decoding on a GPU (bf16: causal LMs only; default fp32)",
     )
     parser.add_argument(
         "--device",
         choices=("auto", "cpu", "cuda"),
         default="auto",
         help="where to decode (default auto: the GPU when there is one)",
+    )
+    prompting = parser.add_argument_group("a causal LM (translation by prompting)")
+    prompting.add_argument(
+        "--prompt",
+        type=prompt_template,
+        metavar="TEMPLATE",
+        help="the prompt, with {source} once and optionally {source_language}, {target_language} "
+        r"(default: '{source_language}: {source}\n{target_language}:'); the answer's first line is the translation; \n as typed is a line break",
+    )
+    prompting.add_argument(
+        "--few-shot",
+        type=int_range(0, 64),
+        default=0,
+        metavar="K",
+        help="K example pairs before every prompt, the same for every item, never a test item (default 0)",
+    )
+    prompting.add_argument(
+        "--few-shot-pool",
+        choices=("train", "flores_dev"),
+        default="train",
+        help="where the examples are drawn from (default train: the training corpus)",
+    )
+    prompting.add_argument(
+        "--chat-template",
+        choices=("auto", "on", "off"),
+        default="auto",
+        help="prompt through the tokenizer's chat template (default auto: when it has one)",
+    )
+    prompting.add_argument(
+        "--decoding",
+        choices=("greedy", "beam"),
+        help="greedy (default) or beam search of --beam beams; the synonym probes always use beam search",
     )
     add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
@@ -504,7 +537,23 @@ def system_settings(args: argparse.Namespace) -> dict[str, object]:
         "batch_size": args.batch_size,
         "precision": args.precision,
         "device": args.device,
+        # a causal LM's prompting options, where given (a translation model refuses them)
+        "prompt": args.prompt,
+        "few_shot": {"k": args.few_shot, "pool": args.few_shot_pool} if args.few_shot else None,
+        "chat_template": None if args.chat_template == "auto" else args.chat_template,
+        "decoding": args.decoding,
     }
+
+
+def prompt_template(text: str) -> str:
+    """A --prompt value: a prompt template (natcomp.mt.prompting.check_template), where
+    ``\\n`` as typed in a shell is a line break."""
+    from natcomp.mt.prompting import check_template
+
+    try:
+        return check_template(text.replace("\\n", "\n"), "--prompt")
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(error.message) from None
 
 
 def _cmd_evaluate(args: argparse.Namespace) -> int:

@@ -203,14 +203,17 @@ def check_systems(mt: Mapping) -> None:
         key = f"mt.systems.{name}"
         if name in taken:
             raise ConfigError(key, f"the name {name!r} is {taken[name]}; tables would mix them up: rename the system")
-        if synonyms.get("candidates") == "probes" and synonyms.get("nbest", 5) > system.get("beam", 5):
+        # a causal LM's probes decode with beam search of at least nbest beams (generation_settings)
+        probes_beam = system.get("beam", 5) if system.get("family", "auto") != "causal" else 1_000
+        if synonyms.get("candidates") == "probes" and synonyms.get("nbest", 5) > probes_beam:
             raise ConfigError(
                 f"{key}.beam",
                 f"{system.get('beam', 5)} is below mt.synonyms.nbest ({synonyms.get('nbest', 5)}): the synonym probes "
                 "keep that many hypotheses of the beam",
             )
         family = system.get("family", "auto")
-        if family != "auto":
+        _check_causal_options(mt, key, system, family)
+        if family not in ("auto", "causal"):
             from natcomp.mt.hf_translation import language_codes
 
             try:
@@ -219,6 +222,36 @@ def check_systems(mt: Mapping) -> None:
                 )
             except ConfigError as error:
                 raise ConfigError(key, error.message) from None
+
+
+def _check_causal_options(mt: Mapping, key: str, system: Mapping, family: str) -> None:
+    """A causal system's prompt (its own or ``mt.prompting``'s) is a template and its
+    few-shot pool holds no BLEU sentence; a translation model's entry has no prompting
+    option (it would be silently ignored)."""
+    from natcomp.mt.systems import PROMPTING_KEYS, is_causal, system_entry
+
+    name = key.rsplit(".", 1)[1]
+    if family not in ("auto", "causal"):
+        given = [option for option in PROMPTING_KEYS if system.get(option) is not None]
+        if given:
+            raise ConfigError(f"{key}.{given[0]}", f"is an option of family causal (a prompted LM), not of {family}")
+        if system.get("precision") == "bf16":
+            raise ConfigError(f"{key}.precision", "bf16 is for causal LMs; a translation model decodes in fp32 or fp16")
+        return
+    if not is_causal(system, f"{key}.model"):
+        return  # family auto: a translation model, or a folder the workflow has yet to write
+    entry = system_entry(mt, name)
+    from natcomp.mt.prompting import check_template
+
+    where = key if system.get("prompt") is not None else "mt.prompting"
+    check_template(str(entry["prompt"]), f"{where}.prompt")
+    few_shot = entry["few_shot"]
+    if few_shot["k"] and few_shot["pool"] == "flores_dev" and "dev" in mt["bleu"]["splits"]:
+        raise ConfigError(
+            f"{key}.few_shot.pool",
+            "flores_dev is also a BLEU split (mt.bleu.splits): its examples would be scored; draw from train, "
+            "or score devtest only",
+        )
 
 
 def check_system_models(mt: Mapping, names: Iterable[str] | None = None) -> None:

@@ -32,10 +32,13 @@ from pathlib import Path
 
 from natcomp.errors import ConfigError
 from natcomp.hf.inference import length_sorted_batches
+from natcomp.hf.kinds import is_causal_lm_config
 from natcomp.hf.models import check_model_available, device, set_threads
 from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
-from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
+from transformers import LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
+
+from natcomp.hf.causal import ItemTokenLimit  # noqa: E402
 
 log = logging.getLogger(__name__)
 
@@ -126,18 +129,21 @@ def model_folder(name_or_path: str | os.PathLike, key: str = "model") -> Path:
 
 
 def detect_family(model_dir_or_config: str | os.PathLike, key: str = "model") -> str:
-    """The family (:data:`HF_TRANSLATION_FAMILIES`) of a model folder, Hub id or config.json:
-    ``model_type`` ``marian`` is Marian; ``m2m_100`` is NLLB when the folder's
-    tokenizer_config.json names an Nllb tokenizer class, else M2M100."""
+    """The family (:data:`HF_TRANSLATION_FAMILIES`, or ``causal``) of a model folder, Hub id
+    or config.json: ``model_type`` ``marian`` is Marian; ``m2m_100`` is NLLB when the
+    folder's tokenizer_config.json names an Nllb tokenizer class, else M2M100; a
+    decoder-only LM (:func:`natcomp.hf.kinds.is_causal_lm_config`) is ``causal``, which
+    :mod:`natcomp.mt.prompted_translation` translates with."""
     path = Path(model_dir_or_config)
     if path.name == "config.json" and path.is_file():
         folder = path.parent
     else:
         folder = model_folder(model_dir_or_config, key)
     try:
-        model_type = json.loads((folder / "config.json").read_text(encoding="utf-8")).get("model_type")
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
         raise ConfigError(key, f"cannot read {folder / 'config.json'}: {error}") from None
+    model_type = config.get("model_type")
     if model_type == "marian":
         return "marian"
     if model_type == "m2m_100":
@@ -146,10 +152,12 @@ def detect_family(model_dir_or_config: str | os.PathLike, key: str = "model") ->
         if tokenizer_config.is_file():
             tokenizer_class = json.loads(tokenizer_config.read_text(encoding="utf-8")).get("tokenizer_class") or ""
         return "nllb" if tokenizer_class.startswith("Nllb") else "m2m100"
+    if is_causal_lm_config(config):
+        return "causal"
     raise ConfigError(
         key,
         f"model {model_dir_or_config} has model_type '{model_type}'; natcomp translates with Marian (marian), "
-        "M2M100 and NLLB-200 (m2m_100) models",
+        "M2M100 and NLLB-200 (m2m_100) models, and prompts decoder-only language models (causal)",
     )
 
 
@@ -285,6 +293,8 @@ def _family(model: str | os.PathLike, family: str | None, key: str) -> str:
     """``family`` as given (``None`` or ``"auto"``: :func:`detect_family`), when the model's
     architecture fits it: NLLB-200 and M2M100 share one (``m2m_100``), Marian has its own."""
     detected = detect_family(model, key)
+    if detected == "causal":
+        raise ConfigError(key, f"{model} is a decoder-only language model: it translates by prompting (family causal)")
     if family in (None, "auto"):
         return detected
     if family not in HF_TRANSLATION_FAMILIES:
@@ -447,7 +457,8 @@ class HFTranslator:
                 if self.settings.max_len_a is not None:
                     source_tokens = batch["attention_mask"].sum(dim=1)
                     limits = (self.settings.max_len_a * source_tokens + self.settings.max_len_b).floor().long()
-                    processors.append(_RelativeLengthLimit(limits, self.settings.beam, eos))
+                    # the decoder start token (1) is not written
+                    processors.append(ItemTokenLimit(limits, self.settings.beam, eos, prompt_length=1))
                 output = self.model.generate(**batch, **generate_options, logits_processor=processors)
                 texts = self._detokenise(output)
                 for position, index in enumerate(indices):
@@ -459,24 +470,3 @@ class HFTranslator:
         if self._language_ids:
             rows = [[token for token in row if token not in self._language_ids] for row in rows]
         return [text.strip() for text in self.tokenizer.batch_decode(rows, skip_special_tokens=True)]
-
-
-class _RelativeLengthLimit(LogitsProcessor):
-    """A logits processor that makes every hypothesis of sentence i end once it has written
-    ``limits[i]`` tokens (fairseq's ``max_len_a * src + max_len_b``): only the end of
-    sentence may follow. Per sentence, so the batch a sentence is in does not matter."""
-
-    def __init__(self, limits, beams: int, eos: int):
-        self.row_limits = limits.repeat_interleave(beams)  # generate keeps each sentence's beams together
-        self.eos = eos
-
-    def __call__(self, input_ids, scores):
-        import torch
-
-        written = input_ids.shape[1] - 1  # the decoder start token is not written
-        over = written >= self.row_limits.to(scores.device)
-        if bool(over.any()):
-            scores = scores.clone()
-            scores[over] = -torch.inf
-            scores[over, self.eos] = 0.0
-        return scores

@@ -171,11 +171,15 @@ def plan_run(
     # an empty --name is refused, never replaced by the model's
     name = runconfig.check_name(runconfig.system_name(model) if name is None else name)
     # before any job: the model is local (or cached) and fits what is asked
-    kinds = fit.model_kinds(fit.read_model_config(model))
-    chosen = fit.choose_families(model, kinds, families)
+    model_config = fit.read_model_config(model)
     location = model
     if Path(model).expanduser().is_dir():
         location = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
+    kinds = fit.model_kinds(model_config, chat_template=fit.has_chat_template(model_config, location))
+    chosen = fit.choose_families(model, kinds, families)
+    if kinds.causal and "mt" in chosen:
+        # a causal LM is an MT system of family causal: it translates by prompting
+        mt_system = {**(mt_system or {}), "family": "causal"}
     scale = runconfig.scale_of(base, base_path)
     record = {
         "model": model,
@@ -190,7 +194,7 @@ def plan_run(
         base_path=Path(base_path),
         scale=scale,
         description=f"{model} is {kinds.describe()}",
-        rows=[row for row in fit.plan(kinds, base) if row.family in chosen],
+        rows=[row for row in fit.plan(kinds, base, mt_system) if row.family in chosen],
         config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
         record=record,
         targets=runconfig.profile_targets(chosen, kinds),

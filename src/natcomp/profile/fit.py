@@ -10,7 +10,11 @@ The kinds of model (issue 26):
 - a *masked LM*: an encoder whose architectures include ``...ForMaskedLM`` -> also PLANE
   prompting;
 - an *NLI classifier*: an encoder whose ``label2id`` has an ``entailment`` label (any case)
-  -> also PLANE NLI transfer.
+  -> also PLANE NLI transfer;
+- a *causal LM*: a decoder-only language model (``...ForCausalLM``, GPT-2's
+  ``GPT2LMHeadModel``; :func:`natcomp.hf.kinds.is_causal_lm_config`) -> MT as a prompted
+  translation system; an *instruct* causal LM (its tokenizer has a chat template) is
+  prompted through its chat template.
 """
 
 from __future__ import annotations
@@ -44,12 +48,15 @@ class ModelKinds:
     encoder: bool
     masked_lm: bool
     nli: bool
+    causal: bool = False
+    instruct: bool = False
 
     def describe(self) -> str:
         names = [
             name
             for name, flag in (
                 ("translation model", self.translation),
+                ("instruct causal LM" if self.instruct else "causal LM", self.causal),
                 ("encoder", self.encoder and not (self.masked_lm or self.nli)),
                 ("masked LM", self.masked_lm),
                 ("NLI classifier", self.nli),
@@ -66,31 +73,43 @@ class PlanRow:
     runs: str
 
 
-def _masked_lm_model_types() -> set[str]:
-    # First the guard that keeps a mismatched torchaudio away: transformers remembers what
-    # it found importable when it is first imported (natcomp.hf.torchaudio_guard).
-    from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
+def model_kinds(config: Mapping, chat_template: bool = False) -> ModelKinds:
+    """The kinds of a model from its config (a ``config.json`` as a mapping);
+    ``chat_template``: whether its tokenizer has one (a causal LM is then an instruct model)."""
+    from natcomp.hf.kinds import is_causal_lm_config, masked_lm_model_types
 
-    hide_mismatched_torchaudio()
-    from transformers.models.auto.modeling_auto import MODEL_FOR_MASKED_LM_MAPPING_NAMES
-
-    return set(MODEL_FOR_MASKED_LM_MAPPING_NAMES)
-
-
-def model_kinds(config: Mapping) -> ModelKinds:
-    """The kinds of a model from its config (a ``config.json`` as a mapping)."""
     architectures = [str(name) for name in config.get("architectures") or []]
     encoder_decoder = bool(config.get("is_encoder_decoder", False))
     translation = encoder_decoder and any(name.endswith(_GENERATION_HEADS) for name in architectures)
     encoder = (
         not encoder_decoder
         and not config.get("is_decoder", False)
-        and str(config.get("model_type", "")) in _masked_lm_model_types()
+        and str(config.get("model_type", "")) in masked_lm_model_types()
     )
+    causal = not translation and is_causal_lm_config(config)
     masked_lm = encoder and any(name.endswith("ForMaskedLM") for name in architectures)
     labels = {str(label).strip().lower() for label in (config.get("label2id") or {})}
     nli = encoder and "entailment" in labels
-    return ModelKinds(translation=translation, encoder=encoder, masked_lm=masked_lm, nli=nli)
+    return ModelKinds(
+        translation=translation,
+        encoder=encoder,
+        masked_lm=masked_lm,
+        nli=nli,
+        causal=causal,
+        instruct=causal and chat_template,
+    )
+
+
+def has_chat_template(config: Mapping, location: str) -> bool:
+    """Whether a causal LM's tokenizer has a chat template (an instruct model); False for
+    any other model (its tokenizer is not read)."""
+    from natcomp.hf.kinds import is_causal_lm_config
+
+    if not is_causal_lm_config(config):
+        return False
+    from natcomp.hf.causal import has_chat_template as tokenizer_has_chat_template
+
+    return tokenizer_has_chat_template(location)
 
 
 def read_model_config(model: str | os.PathLike, key: str = "--model") -> dict:
@@ -111,13 +130,46 @@ def read_model_config(model: str | os.PathLike, key: str = "--model") -> dict:
     return config.to_dict()
 
 
-def plan(kinds: ModelKinds, config: Mapping | None = None) -> list[PlanRow]:
-    """What each family the model fits will run (``config``: the base config, for counts)."""
+def prompting_plan(system: Mapping | None, prompting: Mapping | None = None) -> str:
+    """How a causal LM's ``mt.systems`` entry prompts, in one line: its own settings, else
+    the base config's ``mt.prompting`` (the workflow merges them the same way)."""
+    system, prompting = system or {}, prompting or {}
+
+    def setting(key: str, default):
+        value = system.get(key)
+        return prompting.get(key, default) if value is None else value
+
+    template = setting("prompt", None)
+    shots = {
+        **(prompting.get("few_shot") or {}),
+        **{k: v for k, v in (system.get("few_shot") or {}).items() if v is not None},
+    }
+    chat = {True: "on", False: "off"}.get(setting("chat_template", "auto"), setting("chat_template", "auto"))
+    chat_text = {"auto": "chat template if it has one", "on": "chat template", "off": "no chat template"}[str(chat)]
+    prompt_text = repr(template) if template else "mt.prompting's default prompt"
+    return (
+        f"prompt {prompt_text}, {int(shots.get('k', 0))}-shot, {chat_text}, "
+        f"{setting('decoding', 'greedy')} decoding, answer = first line"
+    )
+
+
+def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | None = None) -> list[PlanRow]:
+    """What each family the model fits will run (``config``: the base config, for counts;
+    ``mt_system``: the model's ``mt.systems`` entry, for a causal LM's prompt)."""
     config = config or {}
     rows = []
     if kinds.translation:
         rows.append(
             PlanRow("mt", "translation model", "systematicity, substitutivity, overgeneralisation, BLEU (as a system)")
+        )
+    if kinds.causal:
+        rows.append(
+            PlanRow(
+                "mt",
+                kinds.describe(),
+                "the MT tests and BLEU, translating by prompting: "
+                + prompting_plan(mt_system, (config.get("mt") or {}).get("prompting")),
+            )
         )
     if kinds.encoder:
         seeds = (config.get("noncompsst") or {}).get("training", {}).get("seeds")
@@ -150,7 +202,8 @@ def choose_families(model: str, kinds: ModelKinds, asked: Sequence[str] | None) 
         raise ConfigError(
             "--model",
             f"{model} fits no family: it is {kinds.describe()}; natcomp tests translation models "
-            "(encoder-decoders with a generation head) and encoders (BERT-like models with a masked-LM type)",
+            "(encoder-decoders with a generation head), causal LMs (decoder-only, prompted to translate) and "
+            "encoders (BERT-like models with a masked-LM type)",
         )
     if not asked:
         return fitted

@@ -10,6 +10,7 @@ from natcomp.mt.config import (
     size_fairseq_options,
 )
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
+from natcomp.mt.systems import is_causal, system_entry
 from natcomp.runs import workflow_built
 
 MT = config["mt"]
@@ -22,6 +23,14 @@ TRAINED = MT["train"]["enabled"]
 #: the pretrained translation systems (Hugging Face models), in config order
 SYSTEMS = list(MT.get("systems") or {})
 SYSTEM_NAMES = "|".join(re.escape(name) for name in SYSTEMS) or "(?!)"
+#: the systems that are causal LMs prompted to translate (family causal, or auto and a
+#: causal LM's config); they have few-shot examples and record cut-off answers
+CAUSAL_SYSTEMS = [
+    name
+    for name in SYSTEMS
+    if is_causal(MT["systems"][name], f"mt.systems.{name}.model")
+]
+CAUSAL_SYSTEM_NAMES = "|".join(re.escape(name) for name in CAUSAL_SYSTEMS) or "(?!)"
 CHUNKS = range(MT["preprocess"]["chunks"])
 EPOCHS = MT["train"]["epoch_checkpoints"]
 # The MT chains (corpus, BPE, binarising, training, test items, translation per checkpoint;
@@ -102,13 +111,37 @@ def pretrained_model(wildcards):
 
 
 def system_settings(wildcards):
-    return dict(MT["systems"][wildcards.system])
+    """A system's entry; a causal LM's with mt.prompting's settings where it has none."""
+    return system_entry(MT, wildcards.system)
 
 
 def system_model_input(wildcards):
-    """A model folder the workflow writes (the demo's stand-in) is the job's input."""
+    """A model folder the workflow writes (the demo's stand-in) is the job's input, and a
+    causal system's few-shot examples (drawn once, the same for every job)."""
     model = MT["systems"][wildcards.system]["model"]
-    return {"model": model} if workflow_built(model) else {}
+    inputs = {"model": model} if workflow_built(model) else {}
+    if wildcards.system in CAUSAL_SYSTEMS:
+        inputs["few_shot"] = f"results/mt/systems/{wildcards.system}/few_shot.tsv"
+    return inputs
+
+
+#: where each few-shot pool's parallel files are
+FEW_SHOT_POOLS = {
+    "train": (f"results/mt/corpus/raw/train.{SRC}", f"results/mt/corpus/raw/train.{TRG}"),
+    "flores_dev": (
+        f"results/mt/corpus/raw/flores_dev.{SRC}",
+        f"results/mt/corpus/raw/flores_dev.{TRG}",
+    ),
+}
+
+
+def few_shot_pool_input(wildcards):
+    """The parallel files of a causal system's few-shot pool (none when k is 0)."""
+    few_shot = system_entry(MT, wildcards.system)["few_shot"]
+    if not few_shot["k"]:
+        return {}
+    source, target = FEW_SHOT_POOLS[few_shot["pool"]]
+    return {"pool_source": source, "pool_target": target}
 
 
 def items_file(test, data_type):

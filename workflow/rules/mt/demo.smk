@@ -59,3 +59,32 @@ rule mt_demo_pretrained_system:
         target=TRG,
     script:
         "../../scripts/mt/train_demo_pretrained_system.py"
+
+
+rule mt_demo_causal_lm:
+    # The demo's stand-in for an LLM: a tiny causal LM trained on the demo corpus in the
+    # prompt format of the system that loads it (mt.systems), saved with save_pretrained
+    # and then prompted to translate like any released decoder-only model.
+    input:
+        source=f"results/mt/corpus/raw/train.{SRC}",
+        target=f"results/mt/corpus/raw/train.{TRG}",
+    output:
+        directory("results/mt/demo/pretrained/causal"),
+    log:
+        "results/logs/mt/mt_demo_causal_lm.log",
+    benchmark:
+        "results/benchmarks/mt/mt_demo_causal_lm.tsv"
+    priority: MT_CHAIN_PRIORITY
+    conda:
+        "../../../envs/nmt.yaml"
+    threads: 1
+    resources:
+        mem_mb=4000,
+        runtime=60,
+        gpu=1,
+    params:
+        settings=lookup(dpath="mt/demo_causal_lm", within=config),
+        source=SRC,
+        target=TRG,
+    script:
+        "../../scripts/mt/train_demo_causal_lm.py"

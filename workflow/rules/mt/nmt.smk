@@ -91,8 +91,12 @@ rule mt_bleu_table:
     input:
         scores=bleu_scores(),
         published="resources/mt/published.tsv",
+        generation=expand("results/mt/systems/{system}/generation.tsv", system=SYSTEMS),
     output:
         table=in_summary("results/tables/mt/bleu.tsv", "BLEU on FLORES-101 per model"),
+        # per pretrained system and translation set: empty answers and answers cut off by
+        # the token limit (a prompted LM's are counted, not hidden)
+        generation="results/tables/mt/generation.tsv",
         # The report shows the HTML rendering (a .tsv would only be a download).
         html=report(
             "results/tables/mt/bleu.html",

@@ -1,7 +1,34 @@
 # Pretrained translation systems (Hugging Face models, mt.systems) tested beside the
-# trained models: one decoding job per system through the same translation cache, the
-# same scorers, BLEU and synonym probes. A released model has no epoch checkpoints: every
+# trained models: translation models, and causal LMs prompted to translate (family
+# causal). One decoding job per system through the same translation cache, the same
+# scorers, BLEU and synonym probes. A released model has no epoch checkpoints: every
 # test, overgeneralisation included, is scored once on it (checkpoint "final").
+
+
+rule mt_system_few_shot:
+    # A causal LM's few-shot examples, drawn once so that every decoding job of the system
+    # shows the same ones: never a sentence the system translates (test items, FLORES,
+    # synonym probes).
+    input:
+        unpack(system_translation_sets),
+        unpack(few_shot_pool_input),
+        synonyms="resources/synonyms.tsv",
+    output:
+        "results/mt/systems/{system}/few_shot.tsv",
+    log:
+        "results/logs/mt/mt_system_few_shot/{system}.log",
+    wildcard_constraints:
+        system=CAUSAL_SYSTEM_NAMES,
+    localrule: True
+    conda:
+        "../../../envs/natcomp.yaml"
+    params:
+        settings=system_settings,
+        sets=system_translation_set_names,
+        # A function: Snakemake would read "{term}" in a plain string as a wildcard.
+        probe_templates=lambda wildcards: list(MT["synonyms"]["probe_templates"]),
+    script:
+        "../../scripts/mt/system_few_shot.py"
 
 
 rule mt_system_translate:
@@ -9,7 +36,8 @@ rule mt_system_translate:
         unpack(system_translation_sets),
         unpack(system_model_input),
     output:
-        "results/mt/systems/{system}/translations.tsv",
+        translations="results/mt/systems/{system}/translations.tsv",
+        generation="results/mt/systems/{system}/generation.tsv",
     log:
         "results/logs/mt/mt_system_translate/{system}.log",
     benchmark:

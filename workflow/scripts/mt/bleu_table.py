@@ -1,4 +1,5 @@
 from natcomp.mt.bleu import gather_bleu
+from natcomp.mt.systems import gather_generation_counts
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
@@ -12,6 +13,7 @@ with logged(snakemake.log[0]):
         systems=params.systems,
         published=read_published(snakemake.input.published),
     )
+    gather_generation_counts(snakemake.input.generation, snakemake.output.generation)
     write_html_table(
         snakemake.output.table,
         snakemake.output.html,

@@ -1,20 +1,28 @@
-from natcomp.mt.hf_translation import HFTranslator
+from natcomp.mt.prompted_translation import PromptedTranslator, translate_with_status
+from natcomp.mt.prompting import read_few_shot
+from natcomp.mt.systems import generation_counts, system_translator, write_generation_counts
 from natcomp.mt.translation_cache import TranslationCache, set_sources, translate_with_cache, write_translations
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
-    translator = HFTranslator.for_system(
+    translator = system_translator(
         params.settings,
         source_lang=params.source,
         target_lang=params.target,
-        key=f"mt.systems.{w.system}.model",
+        key=f"mt.systems.{w.system}",
         threads=snakemake.threads,
+        examples=read_few_shot(inputs.few_shot) if "few_shot" in inputs.keys() else (),
     )
     log.info("system %s: %s, decode signature %s", w.system, params.settings["model"], translator.signature)
     cache = TranslationCache(params.cache_dir, translator.signature)
     sets = {name: set_sources(inputs[name]) for name in params.sets}
-    stats = translate_with_cache(cache, [s for sources in sets.values() for s in sources], translator.translate)
+    sources = [s for set_sources_ in sets.values() for s in set_sources_]
+    statuses = None
+    if isinstance(translator, PromptedTranslator):
+        stats, statuses = translate_with_status(cache, sources, translator)
+    else:
+        stats = translate_with_cache(cache, sources, translator.translate)
     log.info(
         "%d source lines, %d unique sentences: %d from the cache, %d decoded",
         sum(map(len, sets.values())),
@@ -22,4 +30,15 @@ with logged(snakemake.log[0]) as log:
         stats.cached,
         stats.decoded,
     )
-    write_translations(cache, sets, snakemake.output[0])
+    counts = generation_counts(w.system, sets, cache.entries, statuses)
+    for row in counts:
+        if row["empty"] or row["cut_off"]:
+            log.warning(
+                "%s: %d of %d answers empty, %s cut off by the token limit",
+                row["set"],
+                row["empty"],
+                row["sentences"],
+                row["cut_off"] if row["cut_off"] != "" else "unknown how many",
+            )
+    write_generation_counts(snakemake.output.generation, counts)
+    write_translations(cache, sets, snakemake.output.translations)

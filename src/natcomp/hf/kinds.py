@@ -1,0 +1,51 @@
+"""What kind of model a config describes, from the config alone (no weights, no torch).
+
+Used by ``natcomp evaluate`` to choose the families a model fits and by the MT family to
+tell a prompted causal LM from a translation model when a system's family is ``auto``.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+
+__all__ = ["is_causal_lm_config", "masked_lm_model_types"]
+
+
+def _auto_mapping(name: str) -> dict[str, str]:
+    # First the guard that keeps a mismatched torchaudio away: transformers remembers what
+    # it found importable when it is first imported (natcomp.hf.torchaudio_guard).
+    from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
+
+    hide_mismatched_torchaudio()
+    from transformers.models.auto import modeling_auto
+
+    return dict(getattr(modeling_auto, name))
+
+
+@functools.cache
+def masked_lm_model_types() -> frozenset[str]:
+    """Model types transformers knows with a masked-LM head (BERT, RoBERTa, ...)."""
+    return frozenset(_auto_mapping("MODEL_FOR_MASKED_LM_MAPPING_NAMES"))
+
+
+@functools.cache
+def _causal_lm_classes() -> tuple[frozenset[str], frozenset[str]]:
+    mapping = _auto_mapping("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")
+    return frozenset(mapping), frozenset(mapping.values())
+
+
+def is_causal_lm_config(config: Mapping) -> bool:
+    """Whether a config (``config.json`` as a mapping) is a decoder-only language model:
+    not an encoder-decoder, and an architecture that is transformers' causal-LM class of
+    some model type (``GPT2LMHeadModel``, ``LlamaForCausalLM``) or ends in ``ForCausalLM``.
+    A config without architectures counts by its model type, when that type has a
+    causal-LM class and no masked-LM one (BERT has both: a BERT config is an encoder)."""
+    if config.get("is_encoder_decoder", False):
+        return False
+    types, classes = _causal_lm_classes()
+    architectures = [str(name) for name in config.get("architectures") or []]
+    if architectures:
+        return any(name in classes or name.endswith("ForCausalLM") for name in architectures)
+    model_type = str(config.get("model_type", ""))
+    return model_type in types and model_type not in masked_lm_model_types()

@@ -1,0 +1,168 @@
+"""A decoder-only language model as an MT system: translation by prompting.
+
+An ``mt.systems`` entry of family ``causal`` names a causal LM (GPT-2, Llama, Qwen, ...).
+Each source sentence becomes a prompt (:class:`natcomp.mt.prompting.PromptFormat`: the
+template, the few-shot examples; through the tokenizer's chat template for an instruct
+model), :class:`natcomp.hf.causal.CausalGenerator` continues it (greedy by default, beam
+as an option, until a newline or the token limit) and the answer's first line is the
+translation. Like every system's, translations are stored as written (detokenised) and
+Moses-tokenised by the scorers and the tokenised BLEU.
+
+The decode signature names everything a translation depends on, so the translation cache
+serves this system like any other and a changed prompt decodes anew::
+
+    causal:3f2a9c0d1e2b4a5f|prompt:5d41402abc4b|shots:17,3|chat:off|dec:greedy|maxnew:128|lang:en-nl|prec:fp32
+
+Answers that are empty, or were cut off by the token limit before the newline, are kept
+(a translation is what the model wrote) and counted: each decoded sentence's status goes
+into a second cache beside the translations' (:func:`translate_with_status`), so a rerun
+that decodes nothing still reports them, and the rule writes them per translation set.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections.abc import Mapping, Sequence
+
+from natcomp.errors import ConfigError
+from natcomp.hf.causal import CausalGenerator, GenerationSettings, has_chat_template
+from natcomp.mt.hf_translation import model_fingerprint
+from natcomp.mt.prompting import (
+    DEFAULT_PROMPT,
+    PromptFormat,
+    chat_template_mode,
+    check_template,
+    extract_translation,
+)
+from natcomp.mt.translation_cache import DecodeStats, TranslationCache, translate_with_cache
+
+log = logging.getLogger(__name__)
+
+__all__ = ["PromptedTranslator", "generation_settings", "status_cache", "translate_with_status"]
+
+
+def generation_settings(system: Mapping, *, nbest: int = 1) -> GenerationSettings:
+    """The generation settings of a ``causal`` system's config section. ``nbest`` above 1
+    (the synonym probes' top-5) decodes with beam search of at least ``nbest`` beams, even
+    where the tests decode greedily: the probes take a model's n-best translations."""
+    names = ("decoding", "beam", "max_new_tokens", "max_len_a", "max_len_b", "batch_size", "precision", "device")
+    values = {name: system[name] for name in names if system.get(name) is not None}
+    if nbest > 1:
+        values["decoding"] = "beam"
+        values["beam"] = max(int(values.get("beam", 5)), nbest)
+    return GenerationSettings(**values)
+
+
+class PromptedTranslator:
+    """Translation by prompting a causal LM: :meth:`translate`, :meth:`translate_nbest`
+    and :meth:`translate_with_status`, in input order; ``signature`` names the decode."""
+
+    def __init__(
+        self,
+        model: str | os.PathLike,
+        *,
+        prompt: PromptFormat,
+        settings: GenerationSettings,
+        chat_template: str = "auto",
+        threads: int = 1,
+        key: str = "system",
+    ):
+        """``key``: the system's config key (``mt.systems.NAME``), in error messages."""
+        self.prompt, self.settings = prompt, settings
+        has_template = has_chat_template(model)
+        if chat_template == "on" and not has_template:
+            raise ConfigError(f"{key}.chat_template", f"is on but {model} has no chat template")
+        self.chat = chat_template == "on" or (chat_template == "auto" and has_template)
+        self.generator = CausalGenerator(model, settings, key=f"{key}.model", threads=threads)
+        decoding = "greedy" if settings.decoding == "greedy" else f"beam{settings.beam}"
+        self.signature = "|".join(
+            [
+                f"causal:{model_fingerprint(model, f'{key}.model')[:16]}",
+                prompt.signature,
+                f"chat:{'on' if self.chat else 'off'}",
+                f"dec:{decoding}",
+                f"maxnew:{settings.max_new_tokens}",
+                *(
+                    [f"maxlen:{settings.max_len_a:g}*src+{settings.max_len_b}"]
+                    if settings.max_len_a is not None
+                    else []
+                ),
+                f"lang:{prompt.source_lang}-{prompt.target_lang}",
+                f"prec:{self.generator.precision}",
+            ]
+        )
+
+    @classmethod
+    def for_system(
+        cls,
+        system: Mapping,
+        *,
+        source_lang: str,
+        target_lang: str,
+        key: str,
+        examples=(),
+        nbest: int = 1,
+        threads: int = 1,
+    ) -> PromptedTranslator:
+        """The translator of a causal system's settings (:func:`natcomp.mt.systems.system_entry`:
+        its entry with ``mt.prompting``'s settings where it has none)."""
+        template = check_template(system.get("prompt") or DEFAULT_PROMPT, f"{key}.prompt")
+        return cls(
+            system["model"],
+            prompt=PromptFormat(template, source_lang, target_lang, tuple(examples)),
+            settings=generation_settings(system, nbest=nbest),
+            chat_template=chat_template_mode(
+                "auto" if system.get("chat_template") is None else system["chat_template"], f"{key}.chat_template"
+            ),
+            threads=threads,
+            key=key,
+        )
+
+    def prompts(self, sentences: Sequence[str]) -> list[str]:
+        """The prompts the model continues: the template with its examples, through the
+        chat template for an instruct model (the prompt as the user's turn)."""
+        prompts = [self.prompt.render(sentence) for sentence in sentences]
+        if self.chat:
+            prompts = [self.generator.apply_chat_template(prompt) for prompt in prompts]
+        return prompts
+
+    def translate_with_status(self, sentences: Sequence[str], nbest: int = 1) -> tuple[list[list[str]], list[str]]:
+        """Each sentence's ``nbest`` translations and the status (:data:`STATUSES`) of its best one."""
+        limits = self.generator.token_limits(sentences)  # relative to each source, not its prompt
+        generations = self.generator.generate(self.prompts(sentences), limits, nbest=nbest)
+        translations, statuses = [], []
+        for hypotheses in generations:
+            texts = [extract_translation(h.text, self.prompt.target_lang) for h in hypotheses]
+            translations.append(texts)
+            best_finished = hypotheses[0].finished
+            statuses.append("cut_off" if not best_finished else "empty" if not texts[0] else "ok")
+        return translations, statuses
+
+    def translate(self, sentences: Sequence[str]) -> list[str]:
+        return [hypotheses[0] for hypotheses in self.translate_with_status(sentences)[0]]
+
+    def translate_nbest(self, sentences: Sequence[str], nbest: int) -> list[list[str]]:
+        return self.translate_with_status(sentences, nbest)[0]
+
+
+def status_cache(cache: TranslationCache) -> TranslationCache:
+    """The cache of the statuses of ``cache``'s translations (same folder, own signature)."""
+    return TranslationCache(cache.path.parent, f"{cache.signature}|status")
+
+
+def translate_with_status(
+    cache: TranslationCache, sources: Sequence[str], translator: PromptedTranslator
+) -> tuple[DecodeStats, dict[str, str]]:
+    """:func:`~natcomp.mt.translation_cache.translate_with_cache` that also keeps each
+    decoded sentence's status; returns the statuses of all ``sources`` (a status is
+    written before its translation, so a translation in the cache always has one)."""
+    statuses = status_cache(cache)
+
+    def translate(batch: Sequence[str]) -> list[str]:
+        translations, found = translator.translate_with_status(batch)
+        statuses.add(zip(batch, found))
+        return [hypotheses[0] for hypotheses in translations]
+
+    stats = translate_with_cache(cache, sources, translate)
+    return stats, {source: statuses.entries.get(source, "") for source in sources}

@@ -1,0 +1,160 @@
+"""The pretrained systems of ``mt.systems``: what kind each is and what decodes it.
+
+A translation model (Marian, M2M100, NLLB-200) decodes with
+:class:`natcomp.mt.hf_translation.HFTranslator`; a decoder-only language model (family
+``causal``) translates by prompting with
+:class:`natcomp.mt.prompted_translation.PromptedTranslator`. Both give ``translate``,
+``translate_nbest`` and a ``signature``, so the cache, the scorers, BLEU and the synonym
+probes treat them alike.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+
+from natcomp.errors import ConfigError
+from natcomp.tsv import read_tsv, write_tsv
+
+__all__ = [
+    "GENERATION_COLUMNS",
+    "STATUSES",
+    "configured_family",
+    "gather_generation_counts",
+    "generation_counts",
+    "is_causal",
+    "system_entry",
+    "system_translator",
+    "write_generation_counts",
+]
+
+#: what became of a decoded sentence: a translation, an empty answer, or one cut off by the
+#: token limit before it ended
+STATUSES = ("ok", "empty", "cut_off")
+#: the columns of a system's generation.tsv: per translation set, distinct sentences and
+#: how many answers were empty or cut off (empty for a system that does not record it)
+GENERATION_COLUMNS = ("system", "set", "sentences", "empty", "cut_off")
+
+
+def configured_family(system: Mapping, key: str = "model") -> str:
+    """A system's family: as configured, or for ``auto`` read from the model's config.json
+    when it is here (a folder, a cached Hub id); ``auto`` when it is not yet (a folder the
+    workflow writes), in which case the model must be a translation model or the entry
+    must say ``family: causal``."""
+    family = system.get("family") or "auto"
+    if family != "auto":
+        return family
+    model = str(system["model"])
+    folder = Path(model).expanduser()
+    if not (folder / "config.json").is_file():
+        try:
+            from huggingface_hub import try_to_load_from_cache
+
+            cached = try_to_load_from_cache(model, "config.json")
+        except ValueError:  # not a Hub id either
+            return "auto"
+        if not isinstance(cached, str):
+            return "auto"
+        folder = Path(cached).parent
+    from natcomp.hf.kinds import is_causal_lm_config
+
+    try:
+        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise ConfigError(key, f"cannot read {folder / 'config.json'}: {error}") from None
+    return "causal" if is_causal_lm_config(config) else "auto"
+
+
+#: the keys of a causal system that default to mt.prompting's
+PROMPTING_KEYS = ("prompt", "few_shot", "chat_template", "decoding")
+
+
+def system_entry(mt: Mapping, name: str) -> dict:
+    """The settings of system ``name``: its ``mt.systems`` entry, and for a causal LM the
+    prompting settings of ``mt.prompting`` wherever the entry leaves them null (few-shot
+    key by key)."""
+    system = dict(mt["systems"][name])
+    if not is_causal(system, f"mt.systems.{name}.model"):
+        return system
+    from natcomp.mt.prompting import DEFAULT_PROMPTING
+
+    prompting = {**DEFAULT_PROMPTING, **(mt.get("prompting") or {})}
+    for key in PROMPTING_KEYS:
+        if key == "few_shot":
+            given = {k: v for k, v in (system.get("few_shot") or {}).items() if v is not None}
+            system["few_shot"] = {**DEFAULT_PROMPTING["few_shot"], **(prompting.get("few_shot") or {}), **given}
+        elif system.get(key) is None:
+            system[key] = prompting[key]
+    return system
+
+
+def is_causal(system: Mapping, key: str = "model") -> bool:
+    """Whether a system is a causal LM prompted to translate."""
+    return configured_family(system, key) == "causal"
+
+
+def system_translator(
+    system: Mapping,
+    *,
+    source_lang: str,
+    target_lang: str,
+    key: str,
+    threads: int = 1,
+    nbest: int = 1,
+    examples: Sequence = (),
+):
+    """The translator of one ``mt.systems`` section (``key``: its config key), keeping
+    ``nbest`` hypotheses; ``examples``: a causal system's few-shot examples."""
+    if is_causal(system, f"{key}.model"):
+        from natcomp.mt.prompted_translation import PromptedTranslator
+
+        return PromptedTranslator.for_system(
+            system,
+            source_lang=source_lang,
+            target_lang=target_lang,
+            key=key,
+            examples=examples,
+            nbest=nbest,
+            threads=threads,
+        )
+    from natcomp.mt.hf_translation import HFTranslator
+
+    return HFTranslator.for_system(
+        system, source_lang=source_lang, target_lang=target_lang, key=f"{key}.model", nbest=nbest, threads=threads
+    )
+
+
+def generation_counts(
+    system: str, sets: Mapping[str, Sequence[str]], translations: Mapping[str, str], statuses: Mapping[str, str] | None
+) -> list[dict]:
+    """Per translation set: its distinct sentences, the empty answers and (where the
+    system records it: ``statuses``) those cut off by the token limit."""
+    rows = []
+    for name, sources in sets.items():
+        distinct = list(dict.fromkeys(sources))
+        if statuses is None:
+            counts = Counter("empty" if not translations[s].strip() else "ok" for s in distinct)
+        else:
+            counts = Counter(statuses[s] for s in distinct)
+        rows.append(
+            {
+                "system": system,
+                "set": name,
+                "sentences": len(distinct),
+                "empty": counts["empty"],
+                "cut_off": counts["cut_off"] if statuses is not None else "",
+            }
+        )
+    return rows
+
+
+def write_generation_counts(path: str | Path, rows: Iterable[Mapping]) -> int:
+    return write_tsv(path, rows, GENERATION_COLUMNS)
+
+
+def gather_generation_counts(paths: Sequence[str | Path], output: str | Path) -> int:
+    """The systems' generation.tsv files as one table (``results/tables/mt/generation.tsv``)."""
+    rows = [row for path in paths for row in read_tsv(path, GENERATION_COLUMNS).to_dict("records")]
+    return write_generation_counts(output, rows)

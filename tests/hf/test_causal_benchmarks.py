@@ -1,0 +1,49 @@
+"""The causal-LM generation benchmarks run end to end on CPU in seconds (their full runs need
+minutes, lm-eval's venv or a GPU): benchmarks/causal_generation.py without lm-eval, and
+benchmarks/causal_generation_gpu.py's --tiny dry run and its refusal without CUDA."""
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import torch
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def benchmark(script: str, *arguments: str) -> subprocess.CompletedProcess:
+    command = [sys.executable, str(REPO / "benchmarks" / script), *arguments]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=REPO)
+
+
+def test_generation_benchmark_without_lm_eval_prints_natcomps_figures_and_how_to_install_it(tmp_path):
+    result = benchmark(
+        "causal_generation.py",
+        *("--sentences", "12", "--train-pairs", "200", "--train-epochs", "0", "--max-new-tokens", "6"),
+        *("--lm-eval-python", str(tmp_path / "absent" / "python")),
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    rows = re.findall(
+        r"^\| \((a|b)\) natcomp CausalGenerator, batch (\d+) \| ([0-9.]+) \| .* \| (\d+)/12 \|", result.stdout, re.M
+    )
+    assert [(run, batch) for run, batch, _, _ in rows] == [("a", "16"), ("b", "1")], result.stdout
+    assert all(float(rate) > 0 for _, _, rate, _ in rows)
+    assert "(c) not run: lm-eval not installed: run bash tools/bench_lm_eval_venv.sh" in result.stdout
+
+
+def test_gpu_benchmark_tiny_dry_run_measures_batched_and_one_at_a_time():
+    result = benchmark("causal_generation_gpu.py", "--tiny", "--max-new-tokens", "8")
+    assert result.returncode == 0, result.stderr[-3000:]
+    rates = dict(re.findall(r"^batch (\d+): ([0-9.]+) sentences/s", result.stdout, re.M))
+    assert set(rates) == {"16", "1"} and all(float(rate) > 0 for rate in rates.values()), result.stdout
+    assert "8 cut off by the limit of 8" in result.stdout, "random weights run every prompt to the limit"
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the refusal is for machines without CUDA")
+def test_gpu_benchmark_without_cuda_stops_with_a_message():
+    result = benchmark("causal_generation_gpu.py")
+    assert result.returncode == 1
+    assert "no CUDA device here" in result.stderr and "--tiny" in result.stderr
+    assert "Traceback" not in result.stderr
