@@ -46,7 +46,7 @@ def test_the_demo_plans_its_pretrained_system_beside_the_trained_models(tmp_path
     result = snakemake("-n", "--forceall", "--quiet", "rules", "--directory", str(tmp_path / "run"))
     jobs = planned_jobs(result.stdout)
     assert jobs["mt_demo_pretrained_system"] == 1 and jobs["mt_demo_causal_lm"] == 1
-    assert jobs["mt_system_translate"] == 2, "tiny-marian and tiny-gpt2 decode every test set in one job each"
+    assert jobs["mt_system_translate"] == 2, "tiny-marian and tiny-llama decode every test set in one job each"
     assert jobs["mt_system_score"] == 8, "each test once per system, overgeneralisation included: no epochs"
     assert jobs["mt_system_bleu"] == 4 and jobs["mt_system_synonym_probes"] == 2
     assert jobs["mt_system_few_shot"] == 1, "the causal system's examples, drawn once"
