@@ -41,7 +41,7 @@ def test_the_pretrained_system_has_its_own_rows_in_every_table(demo):
     for name in ("systematicity.tsv", "substitutivity.tsv", "overgeneralisation.tsv"):
         table = read_table(demo, name)
         assert list(table.columns[:3]) == ["system", "size", "seed"], name
-        assert set(table["system"]) == {"trained", "tiny-marian"}, name
+        assert set(table["system"]) == {"trained", "tiny-marian", "tiny-llama"}, name
         rows = table[table["system"] == "tiny-marian"]
         assert rows["size"].isna().all() and rows["n"].min() > 0, name
     overgeneralisation = read_table(demo, "overgeneralisation.tsv")
@@ -55,6 +55,32 @@ def test_the_pretrained_system_has_its_own_rows_in_every_table(demo):
     assert (peaks.loc[peaks["system"] == "tiny-marian", "note"] == "final model only: no training curve").all()
     probes = pd.read_csv(demo / "results" / "mt" / "synonyms" / "candidates_sheet.tsv", sep="\t")
     assert "count_tiny-marian" in probes.columns, "the system's synonym probes are pooled too"
+
+
+def test_the_prompted_llm_translates_far_above_chance_beside_the_other_systems(demo):
+    """The demo's stand-in LLM (a tiny Llama trained in the default prompt's format, then
+    prompted zero-shot) is scored like every system, and its answers are accounted for."""
+    bleu = pd.read_csv(demo / "results" / "tables" / "mt" / "bleu.tsv", sep="\t")
+    llama = bleu[bleu["system"] == "tiny-llama"]
+    assert len(llama) == 2 and llama["size"].isna().all()
+    assert (
+        llama["decode_signature"]
+        .str.match(r"causal:[0-9a-f]{16}\|prompt:[0-9a-f]{12}\|shots:-\|chat:off\|dec:greedy\|")
+        .all()
+    )
+    assert llama["bleu_sacrebleu"].min() > 30, "a model that learned the demo language translates it"
+    for name in ("systematicity.tsv", "substitutivity.tsv", "overgeneralisation.tsv"):
+        rows = read_table(demo, name).query("system == 'tiny-llama'")
+        assert len(rows) and rows["n"].min() > 0, name
+    generation = read_table(demo, "generation.tsv")
+    assert set(generation["system"]) == {"tiny-marian", "tiny-llama"}
+    counted = generation[generation["system"] == "tiny-llama"]
+    assert counted["cut_off"].notna().all() and (counted["empty"] + counted["cut_off"] < counted["sentences"]).all()
+    assert generation.loc[generation["system"] == "tiny-marian", "cut_off"].isna().all(), "not recorded"
+    few_shot = pd.read_csv(demo / "results" / "mt" / "systems" / "tiny-llama" / "few_shot.tsv", sep="\t")
+    assert list(few_shot.columns) == ["line", "source", "target"] and few_shot.empty, "zero-shot"
+    probes = pd.read_csv(demo / "results" / "mt" / "synonyms" / "candidates_sheet.tsv", sep="\t")
+    assert "count_tiny-llama" in probes.columns, "its beam n-best probes are pooled too"
 
 
 def test_report_lists_tables_and_figures(demo):
