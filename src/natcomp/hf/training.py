@@ -32,6 +32,19 @@ SCHEDULERS = ("cosine", "linear", "constant")
 _HF_SCHEDULER = {"cosine": "cosine", "linear": "linear", "constant": "constant_with_warmup"}
 
 
+def optimizer_step(
+    loss: torch.Tensor, model: torch.nn.Module, optimizer, scheduler, gradient_clip: float | None
+) -> None:
+    """One update: back-propagate ``loss``, clip the gradient norm (None: no clipping),
+    step the optimiser and the learning-rate schedule, clear the gradients."""
+    loss.backward()
+    if gradient_clip is not None:
+        torch.nn.utils.clip_grad_norm_(model.parameters(), gradient_clip)
+    optimizer.step()
+    scheduler.step()
+    optimizer.zero_grad(set_to_none=True)
+
+
 def training_setting_problems(settings) -> list[str]:
     """What is wrong with the settings every natcomp training has (``epochs``,
     ``batch_size``, ``learning_rate``, ``weight_decay``, ``max_length``,
@@ -123,12 +136,7 @@ def train_in_length_sorted_batches(
         loss_sum, token_count = 0.0, 0
         for batch_index in torch.randperm(len(batches), generator=order_generator).tolist():
             loss, tokens = batch_loss(batches[batch_index])
-            loss.backward()
-            if settings.gradient_clip is not None:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), settings.gradient_clip)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
+            optimizer_step(loss, model, optimizer, scheduler, settings.gradient_clip)
             loss_sum += float(loss.detach()) * tokens
             token_count += tokens
         epoch_losses.append(loss_sum / token_count)
@@ -305,12 +313,7 @@ def fine_tune_classifier(
             loss = output_field(output, "loss")
             if loss is None:
                 raise TypeError("the model returned no loss for labels; see natcomp.hf.training for the contract")
-            loss.backward()
-            if settings.gradient_clip is not None:
-                torch.nn.utils.clip_grad_norm_(model.parameters(), settings.gradient_clip)
-            optimizer.step()
-            scheduler.step()
-            optimizer.zero_grad(set_to_none=True)
+            optimizer_step(loss, model, optimizer, scheduler, settings.gradient_clip)
             loss_sum += float(loss.detach()) * len(indices)
         row = {"epoch": epoch, "train_loss": loss_sum / len(train_texts), "valid_metric": None}
         if has_valid:

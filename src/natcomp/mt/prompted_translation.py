@@ -21,7 +21,6 @@ that decodes nothing still reports them, and the rule writes them per translatio
 
 from __future__ import annotations
 
-import logging
 import os
 from collections.abc import Mapping, Sequence
 
@@ -36,8 +35,6 @@ from natcomp.mt.prompting import (
     extract_translation,
 )
 from natcomp.mt.translation_cache import DecodeStats, TranslationCache, translate_with_cache
-
-log = logging.getLogger(__name__)
 
 __all__ = ["PromptedTranslator", "generation_settings", "status_cache", "translate_with_status"]
 
