@@ -127,7 +127,10 @@ def system_model_input(wildcards):
 
 #: where each few-shot pool's parallel files are
 FEW_SHOT_POOLS = {
-    "train": (f"results/mt/corpus/raw/train.{SRC}", f"results/mt/corpus/raw/train.{TRG}"),
+    "train": (
+        f"results/mt/corpus/raw/train.{SRC}",
+        f"results/mt/corpus/raw/train.{TRG}",
+    ),
     "flores_dev": (
         f"results/mt/corpus/raw/flores_dev.{SRC}",
         f"results/mt/corpus/raw/flores_dev.{TRG}",
