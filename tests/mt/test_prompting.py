@@ -139,9 +139,9 @@ def test_chat_template_other_values_are_refused():
         chat_template_mode("yes")
 
 
-def _systems(prompting=None, **system):
+def _systems(prompting=None, name="llm", **system):
     mt = copy.deepcopy(DEMO_MT)
-    mt["systems"] = {"llm": {"model": "some/llm", **system}}
+    mt["systems"] = {name: {"model": "some/llm", **system}}
     if prompting is not None:
         mt["prompting"] = {**mt["prompting"], **prompting}
     return mt
@@ -162,6 +162,8 @@ def test_a_causal_system_checks_its_prompt_and_its_few_shot_pool():
     check_systems(_systems(family="causal", prompt="{source} =", decoding="beam", beam=2))
     with pytest.raises(ConfigError, match=r"mt.systems.llm.prompt: must hold \{source\} exactly once"):
         check_systems(_systems(family="causal", prompt="translate"))
+    with pytest.raises(ConfigError, match=r"mt.systems.qwen2.5-0.5b.prompt: must hold"):
+        check_systems(_systems(family="causal", prompt="translate", name="qwen2.5-0.5b"))
     with pytest.raises(ConfigError, match=r"mt.prompting.prompt: must hold \{source\} exactly once"):
         check_systems(_systems(family="causal", prompting={"prompt": "translate"}))
     with pytest.raises(ConfigError, match=r"mt.systems.llm.few_shot.pool: flores_dev is also a BLEU split"):

@@ -212,7 +212,7 @@ def check_systems(mt: Mapping) -> None:
                 "keep that many hypotheses of the beam",
             )
         family = system.get("family", "auto")
-        _check_causal_options(mt, key, system, family)
+        _check_causal_options(mt, name, system, family)
         if family not in ("auto", "causal"):
             from natcomp.mt.hf_translation import language_codes
 
@@ -224,13 +224,13 @@ def check_systems(mt: Mapping) -> None:
                 raise ConfigError(key, error.message) from None
 
 
-def _check_causal_options(mt: Mapping, key: str, system: Mapping, family: str) -> None:
+def _check_causal_options(mt: Mapping, name: str, system: Mapping, family: str) -> None:
     """A causal system's prompt (its own or ``mt.prompting``'s) is a template and its
     few-shot pool holds no BLEU sentence; a translation model's entry has no prompting
     option (it would be silently ignored)."""
     from natcomp.mt.systems import PROMPTING_KEYS, is_causal, system_entry
 
-    name = key.rsplit(".", 1)[1]
+    key = f"mt.systems.{name}"  # a name may hold dots (qwen2.5-0.5b-instruct)
     if family not in ("auto", "causal"):
         given = [option for option in PROMPTING_KEYS if system.get(option) is not None]
         if given:
