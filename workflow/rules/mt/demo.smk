@@ -63,8 +63,9 @@ rule mt_demo_pretrained_system:
 
 rule mt_demo_causal_lm:
     # The demo's stand-in for an LLM: a tiny causal LM trained on the demo corpus in the
-    # prompt format of the system that loads it (mt.systems), saved with save_pretrained
-    # and then prompted to translate like any released decoder-only model.
+    # default prompt's format (natcomp.mt.prompting.DEFAULT_PROMPT, zero-shot), saved with
+    # save_pretrained; the system tiny-llama then prompts it like a released decoder-only
+    # model.
     input:
         source=f"results/mt/corpus/raw/train.{SRC}",
         target=f"results/mt/corpus/raw/train.{TRG}",
