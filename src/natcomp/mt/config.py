@@ -203,15 +203,18 @@ def check_systems(mt: Mapping) -> None:
         key = f"mt.systems.{name}"
         if name in taken:
             raise ConfigError(key, f"the name {name!r} is {taken[name]}; tables would mix them up: rename the system")
-        # a causal LM's probes decode with beam search of at least nbest beams (generation_settings)
-        probes_beam = system.get("beam", 5) if system.get("family", "auto") != "causal" else 1_000
-        if synonyms.get("candidates") == "probes" and synonyms.get("nbest", 5) > probes_beam:
+        family = system.get("family", "auto")
+        # a causal LM's probes widen the beam to nbest themselves (generation_settings)
+        if (
+            family != "causal"
+            and synonyms.get("candidates") == "probes"
+            and synonyms.get("nbest", 5) > system.get("beam", 5)
+        ):
             raise ConfigError(
                 f"{key}.beam",
                 f"{system.get('beam', 5)} is below mt.synonyms.nbest ({synonyms.get('nbest', 5)}): the synonym probes "
                 "keep that many hypotheses of the beam",
             )
-        family = system.get("family", "auto")
         _check_causal_options(mt, name, system, family)
         if family not in ("auto", "causal"):
             from natcomp.mt.hf_translation import language_codes

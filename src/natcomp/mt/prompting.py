@@ -38,7 +38,6 @@ __all__ = [
     "chat_template_mode",
     "DEFAULT_PROMPT",
     "DEFAULT_PROMPTING",
-    "FEW_SHOT_POOLS",
     "FewShotExample",
     "PromptFormat",
     "draw_few_shot",
@@ -59,8 +58,6 @@ DEFAULT_PROMPTING = {
 }
 #: ``auto``: use the tokenizer's chat template when it has one (an instruct model)
 CHAT_TEMPLATE_MODES = ("auto", "on", "off")
-#: where few-shot examples come from: the training corpus, or FLORES ``dev``
-FEW_SHOT_POOLS = ("train", "flores_dev")
 #: between an example's prompt and its target, and between examples
 TARGET_DELIMITER = " "
 FEW_SHOT_DELIMITER = "\n\n"
