@@ -1,4 +1,4 @@
-"""Two-shot prompting of masked language models (paper Section 4, Tables 2 and 3).
+"""Two-shot prompting of masked and causal language models (paper Section 4, Tables 2 and 3).
 
 For a triplet <A, N, h(N)> of class c, each inference type in turn is the hypothesis and
 the other two are labelled premises, in both orders (the recency check): with the
@@ -14,12 +14,22 @@ more probable of the two verbalisers (never -1); an untrained model is then at c
 rather than near 0, which the demo uses. A verbaliser's token is the one the tokenizer
 gives it in the filled template (:func:`verbaliser_ids`: after ":" a byte-level BPE has no
 space marker); a verbaliser that is not one token there is a ConfigError naming it.
+
+A causal (decoder-only) LM cannot see past the mask, so each verbaliser is filled in
+where the mask stands and the filled sentences are compared by log-likelihood
+(:func:`causal_answers`, lm-evaluation-harness's multiple choice): the context is the
+prompt up to the mask, the continuation the verbaliser and the rest of the template.
+``answer: verbalisers`` takes the likeliest; ``answer: vocabulary`` takes it only when it
+is also what the model writes greedily at the mask (its first prediction there), else -1.
+Zero-shot always takes the latter, as the masked path's top token over the vocabulary.
+See docs/plane.md, "Causal LMs".
 """
 
 from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -27,6 +37,7 @@ import torch
 
 from natcomp import hf
 from natcomp.errors import ConfigError
+from natcomp.hf.kinds import is_causal_lm_config
 from natcomp.plane.adjectives import INFERENCE_TYPES, label
 from natcomp.plane.items import sample_triplets  # noqa: F401  (re-exported: the evaluation set)
 from natcomp.plane.scoring import NOT_A_LABEL
@@ -37,6 +48,11 @@ TEMPLATES = {
     "external": ("A {c1} is a type of {c2}:{v}.", "A {c1} is a type of {c2}:{mask}."),
 }
 ANSWERS = ("vocabulary", "verbalisers")
+#: ``chat_template`` values: a causal LM's prompt as plain text (off), as the user's turn of
+#: its chat template (on), or on when its tokenizer has one (auto)
+CHAT_TEMPLATE_MODES = ("off", "on", "auto")
+#: what stands for the answer in a causal LM's prompt: the prompt is cut there
+CAUSAL_MASK = "[MASK]"
 VERBALISERS = {"GP": ("good", "poor"), "TF": ("true", "false"), "PN": ("positive", "negative")}
 PREDICTION_COLUMNS = [
     "model",
@@ -61,8 +77,15 @@ class PromptSettings:
     batch_size: int = 64
     max_length: int = 96
     device: str = "auto"
+    chat_template: str = "off"  # causal LMs only: off, on or auto
 
     def __post_init__(self):
+        if isinstance(self.chat_template, bool):  # YAML reads a bare on/off as true/false
+            object.__setattr__(self, "chat_template", "on" if self.chat_template else "off")
+        if self.chat_template not in CHAT_TEMPLATE_MODES:
+            raise ValueError(
+                f"chat_template must be one of {', '.join(CHAT_TEMPLATE_MODES)}, got {self.chat_template!r}"
+            )
         if self.answer not in ANSWERS:
             raise ValueError(f"answer must be one of {', '.join(ANSWERS)}, got {self.answer!r}")
         unknown = [t for t in self.templates if t not in TEMPLATES]
@@ -187,9 +210,10 @@ def evaluate_prompting(
     """Predictions of one masked LM for every template, verbaliser, triplet, IT and premise order.
 
     ``model_name`` is a Hugging Face id or local path; ``name`` (default: ``model_name``) is
-    what the ``model`` column says."""
+    what the ``model`` column says. A causal LM goes through :func:`evaluate_prompting_causal`."""
     key = "plane.prompting.models"
-    hf.check_model_available(model_name, key)
+    if is_causal_lm(model_name, key):
+        return evaluate_prompting_causal(model_name, triplets, settings, log=log, name=name)
     tokenizer = hf.load_tokenizer(model_name, key)
     # each verbaliser's id as the tokenizer encodes it in each template; fail before any work
     ids = {template: verbaliser_ids(tokenizer, settings.verbalisers, template) for template in settings.templates}
@@ -293,9 +317,11 @@ def evaluate_zero_shot(
 ) -> pd.DataFrame:
     """Zero-shot predictions of one masked LM (appendix B.1): per template, triplet and IT the
     model's top token at the mask, 1 if it is a positive word of V, 0 if a negative one,
-    -1 (wrong) otherwise. Columns :data:`PREDICTION_COLUMNS` (``verbaliser`` = ``V``)."""
+    -1 (wrong) otherwise. Columns :data:`PREDICTION_COLUMNS` (``verbaliser`` = ``V``).
+    A causal LM goes through :func:`evaluate_zero_shot_causal`."""
     key = "plane.prompting.models"
-    hf.check_model_available(model_name, key)
+    if is_causal_lm(model_name, key):
+        return evaluate_zero_shot_causal(model_name, triplets, settings, pairs, log=log, name=name)
     tokenizer = hf.load_tokenizer(model_name, key)
     ids = {template: conversion_ids(tokenizer, pairs, template, log) for template in settings.templates}
     model = hf.load_masked_lm(model_name, key)
@@ -325,4 +351,141 @@ def evaluate_zero_shot(
                 len(prompts),
                 100 * float((predicted != NOT_A_LABEL).mean()),
             )
+    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+
+
+# ----------------------------------------------------------------------------------------
+# causal (decoder-only) LMs: the filled sentences compared by log-likelihood
+
+
+def is_causal_lm(model_name: str, key: str = "plane.prompting.models") -> bool:
+    """Whether the model (checked available first) is a decoder-only causal LM, read from its
+    config (:func:`natcomp.hf.kinds.is_causal_lm_config`); a masked LM is not."""
+    from transformers import AutoConfig
+
+    source = hf.check_model_available(model_name, key)
+    try:
+        config = AutoConfig.from_pretrained(source, local_files_only=Path(source).is_dir() or hf.hub_offline())
+    except (OSError, ValueError) as error:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        raise ConfigError(key, f"cannot read the config of '{model_name}': {first_line}") from error
+    return is_causal_lm_config(config.to_dict())
+
+
+def causal_generator(model_name: str, settings: PromptSettings, key: str = "plane.prompting.models"):
+    """``(generator, chat)``: a :class:`natcomp.hf.CausalGenerator` of the model with the
+    settings' batch size and device, and whether its prompts go through its chat template
+    (``chat_template`` on, or auto and the tokenizer has one; on without one is a ConfigError)."""
+    has_template = hf.has_chat_template(hf.resolve_model(model_name))
+    if settings.chat_template == "on" and not has_template:
+        raise ConfigError("plane.prompting.chat_template", f"is on but '{model_name}' has no chat template")
+    generator = hf.CausalGenerator(
+        model_name, hf.GenerationSettings(batch_size=settings.batch_size, device=settings.device), key=key
+    )
+    return generator, settings.chat_template == "on" or (settings.chat_template == "auto" and has_template)
+
+
+def _context_and_rest(prompt: str, generator, chat: bool) -> tuple[str, str]:
+    """The text before the (last) :data:`CAUSAL_MASK` of a prompt, and the template's text
+    after it. With ``chat`` the text before is the user's turn of the chat template, and the
+    answer starts the assistant's turn (white space around the cut dropped)."""
+    context, found, rest = prompt.rpartition(CAUSAL_MASK)
+    if not found:
+        raise ValueError(f"the prompt {prompt!r} has no {CAUSAL_MASK}")
+    if chat:
+        return generator.apply_chat_template(context.rstrip()), rest
+    return context, rest
+
+
+def filled_loglikelihoods(generator, prompts: Sequence[str], words: Sequence[str], chat: bool = False) -> np.ndarray:
+    """``[prompt, word]``: the log-likelihood of each word followed by the rest of the
+    template, given the prompt up to its mask (one batched call for every pair)."""
+    cut = [_context_and_rest(prompt, generator, chat) for prompt in prompts]
+    contexts = [context for context, _ in cut for _ in words]
+    continuations = [word + rest for _, rest in cut for word in words]
+    scores = generator.loglikelihoods(contexts, continuations)
+    return np.array([total for total, _ in scores], dtype=np.float64).reshape(len(prompts), len(words))
+
+
+def causal_answers(
+    generator,
+    prompts: Sequence[str],
+    words: Sequence[str],
+    labels: Sequence[int],
+    *,
+    first_prediction: bool,
+    chat: bool = False,
+) -> np.ndarray:
+    """Per prompt, the label of the word whose filled sentence is likeliest (the first such
+    word on a tie). With ``first_prediction`` (``answer: vocabulary``) that word counts only
+    when greedy decoding writes it at the mask (the model's own first prediction there,
+    from the text before the mask): otherwise the answer is -1 (wrong)."""
+    best = filled_loglikelihoods(generator, prompts, words, chat).argmax(axis=1)
+    answers = np.asarray(labels, dtype=np.int64)[best]
+    if first_prediction:
+        contexts = [_context_and_rest(prompt, generator, chat)[0] for prompt in prompts]
+        greedy = [is_greedy for _, is_greedy in generator.loglikelihoods(contexts, [words[i] for i in best])]
+        answers = np.where(greedy, answers, NOT_A_LABEL)
+    return answers
+
+
+def _log_answers(log, text: str, model_name: str, predictions: np.ndarray, count: int) -> None:
+    if log:
+        log.info(
+            "%s %s: %d prompts, %.1f%% verbaliser answers",
+            model_name,
+            text,
+            count,
+            100 * float((predictions != NOT_A_LABEL).mean()),
+        )
+
+
+def evaluate_prompting_causal(
+    model_name: str, triplets: pd.DataFrame, settings: PromptSettings, log=None, name: str | None = None
+) -> pd.DataFrame:
+    """Two-shot predictions of one causal LM (Table 4): per template and verbaliser pair,
+    :func:`causal_answers` over the two verbalisers (``answer: vocabulary``: only the
+    model's first prediction at the mask counts). Columns :data:`PREDICTION_COLUMNS`."""
+    generator, chat = causal_generator(model_name, settings)
+    frames = []
+    for template in settings.templates:
+        for verbaliser_name, words in settings.verbalisers.items():
+            prompts = build_prompts(triplets, template, tuple(words), CAUSAL_MASK)
+            predicted = causal_answers(
+                generator,
+                list(prompts["prompt"]),
+                list(words),
+                [1, 0],
+                first_prediction=settings.answer == "vocabulary",
+                chat=chat,
+            )
+            frames.append(
+                prompts.drop(columns="prompt").assign(
+                    model=name or model_name, template=template, verbaliser=verbaliser_name, predicted=predicted
+                )
+            )
+            _log_answers(log, f"{template} {verbaliser_name}", model_name, predicted, len(prompts))
+    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+
+
+def evaluate_zero_shot_causal(
+    model_name: str, triplets: pd.DataFrame, settings: PromptSettings, pairs=ZERO_SHOT_VERBALISERS, log=None, name=None
+) -> pd.DataFrame:
+    """Zero-shot predictions of one causal LM (Table 8): per template, triplet and IT the
+    word of V whose filled sentence is likeliest, counted only when the model writes it
+    greedily at the mask (its first prediction there, as the masked path's top token);
+    1 for a positive word, 0 for a negative one, else -1. ``answer`` does not apply."""
+    generator, chat = causal_generator(model_name, settings)
+    words = [word for pair in pairs for word in pair]
+    labels = [label for _ in pairs for label in (1, 0)]
+    frames = []
+    for template in settings.templates:
+        prompts = build_zero_shot_prompts(triplets, template, CAUSAL_MASK)
+        predicted = causal_answers(generator, list(prompts["prompt"]), words, labels, first_prediction=True, chat=chat)
+        frames.append(
+            prompts.drop(columns="prompt").assign(
+                model=name or model_name, template=template, verbaliser="V", predicted=predicted
+            )
+        )
+        _log_answers(log, f"zero-shot {template}", model_name, predicted, len(prompts))
     return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
