@@ -154,3 +154,27 @@ def test_subword_figure_is_written(tmp_path):
     )
     plot_subword_analysis(table, tmp_path / "figure.png")
     assert (tmp_path / "figure.png").read_bytes()[:4] == b"\x89PNG"
+
+
+@pytest.mark.parametrize("kind", ["gpt2", "llama"])
+def test_fine_tune_a_causal_lm_on_real_released_rows(tmp_path, shared_plane, kind):
+    """Table 6 with a causal LM: transformers' sequence-classification head on a tiny GPT-2
+    or Llama (byte-level BPE, no pad token of its own), 1 epoch on 72 rows of released OoD
+    test split 1, a prediction for each of the next 36; the subword analysis reads its tokenizer."""
+    from natcomp.plane.finetune import subword_table
+    from natcomp.plane.released import read_released
+
+    rows = read_released(shared_plane / "OoD_OOV_test_1.tsv")
+    train, test = rows.iloc[:72], rows.iloc[72:108]
+    model = hf.build_tiny_causal_lm(
+        tmp_path / kind, list(rows["sentence"]), kind=kind, vocab_size=300, d_model=32, layers=1, heads=2
+    )
+    settings = hf.FineTuneSettings(epochs=1, batch_size=16, learning_rate=1e-3, max_length=12, seed=1, device="cpu")
+    predictions, result = fine_tune_and_test(str(model), train, {"released": test}, settings)
+    assert len(predictions) == 36 and list(predictions["sentence"]) == list(test["sentence"])
+    assert set(predictions["predicted"]) <= {0, 1} and len(result.history) == 1
+    assert result.model.config.pad_token_id is not None  # the head finds each text's last real token
+    table = subword_table(
+        predictions.assign(train_set="released", setting="good", split=1), hf.load_tokenizer(str(model))
+    )
+    assert table["items"].sum() == 36 and table["subword_share"].between(0, 1).all()

@@ -194,7 +194,7 @@ def released_tests(paths: Mapping[str, str | Path]) -> dict[str, pd.DataFrame]:
 
 
 def run_prompting(model: str, triplets_path: str | Path, out: str | Path, settings, log_to=None, name=None) -> int:
-    """Two-shot prompting predictions of one masked LM (see :mod:`natcomp.plane.prompting`)."""
+    """Two-shot prompting predictions of one masked or causal LM (see :mod:`natcomp.plane.prompting`)."""
     from natcomp.plane import prompting
 
     triplets = read_tsv(triplets_path, required=["adj", "noun", "hyp", "class"])
@@ -205,7 +205,7 @@ def run_prompting(model: str, triplets_path: str | Path, out: str | Path, settin
 def run_zero_shot(
     model: str, triplets_path: str | Path, out: str | Path, settings, pairs, log_to=None, name=None
 ) -> int:
-    """Zero-shot predictions of one masked LM with the conversion table ``pairs`` (Table 7)."""
+    """Zero-shot predictions of one masked or causal LM with the conversion table ``pairs`` (Table 7)."""
     from natcomp.plane import prompting
 
     triplets = read_tsv(triplets_path, required=["adj", "noun", "hyp", "class"])

@@ -1,4 +1,4 @@
-# The three evaluations: two-shot prompting of masked LMs (Section 4, Tables 2-4), NLI
+# The three evaluations: two-shot prompting of masked and causal LMs (Section 4, Tables 2-4), NLI
 # transfer (Section 5, Table 5, Figure 1) and fine-tuning on the GOoD and One-IT splits
 # (Section 6, Table 6: on the released train/test pairs, as the paper, and on our own splits).
 # Models by Hugging Face name or local path; the demo builds tiny ones.

@@ -1,4 +1,4 @@
-"""Two-shot prompting predictions of one masked LM."""
+"""Two-shot prompting predictions of one masked or causal LM."""
 
 from natcomp.hf import set_threads
 from natcomp.plane.pipeline import run_prompting

@@ -1,4 +1,4 @@
-"""Zero-shot prompting predictions of one masked LM (appendix B.1)."""
+"""Zero-shot prompting predictions of one masked or causal LM (appendix B.1)."""
 
 from natcomp.hf import set_threads
 from natcomp.plane.pipeline import run_zero_shot
@@ -8,7 +8,9 @@ from natcomp.rulelog import logged
 with logged(snakemake.log[0]) as log:
     set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     prompting = dict(snakemake.params.prompting)
-    settings = PromptSettings(**{k: prompting[k] for k in ("templates", "batch_size", "max_length", "device")})
+    settings = PromptSettings(
+        **{k: prompting[k] for k in ("templates", "batch_size", "max_length", "device", "chat_template")}
+    )
     run_zero_shot(
         snakemake.params.location,
         snakemake.input.triplets,
