@@ -178,3 +178,24 @@ def test_fine_tune_a_causal_lm_on_real_released_rows(tmp_path, shared_plane, kin
         predictions.assign(train_set="released", setting="good", split=1), hf.load_tokenizer(str(model))
     )
     assert table["items"].sum() == 36 and table["subword_share"].between(0, 1).all()
+
+
+def test_a_sentencepiece_word_after_a_space_is_not_counted_as_split():
+    """A Llama-2-style tokenizer (SentencePiece: "▁" before the text, spaces as "▁") writes
+    " good" as a lone "▁" and "▁good": the word itself is one token ("A good": ▁A ▁good)."""
+    from tokenizers import Tokenizer, models, normalizers, pre_tokenizers, trainers
+    from transformers import PreTrainedTokenizerFast
+
+    from natcomp.plane.finetune import splits_into_subwords
+
+    backend = Tokenizer(models.BPE(unk_token="<unk>"))
+    backend.normalizer = normalizers.Sequence([normalizers.Prepend("▁"), normalizers.Replace(" ", "▁")])
+    backend.pre_tokenizer = pre_tokenizers.Metaspace(replacement="▁", prepend_scheme="never", split=True)
+    backend.train_from_iterator(
+        ["A weekly load is a weight", "A good car is a vehicle"] * 50,
+        trainers.BpeTrainer(vocab_size=300, special_tokens=["<unk>", "<s>", "</s>"], show_progress=False),
+    )
+    tokenizer = PreTrainedTokenizerFast(tokenizer_object=backend, unk_token="<unk>")
+    assert tokenizer.tokenize(" good") == ["▁", "▁good"]
+    assert not splits_into_subwords(tokenizer, "good") and not splits_into_subwords(tokenizer, "weight")
+    assert splits_into_subwords(tokenizer, "goodweight")

@@ -99,8 +99,12 @@ SUBWORD_COLUMNS = ["train_set", "setting", "split", "test_set", "class", "items"
 
 def splits_into_subwords(tokenizer, word: str) -> bool:
     """Whether the tokenizer cuts ``word``, as it stands after a space in an item, into
-    several tokens (WordPiece ``##`` pieces, several BPE tokens)."""
-    return len(tokenizer(" " + word, add_special_tokens=False)["input_ids"]) > 1
+    several tokens (WordPiece ``##`` pieces, several BPE tokens). The word's tokens are
+    those covering it in ``A {word}``: a SentencePiece tokenizer that writes a lone ``▁``
+    before a text starting with a space (Llama 2, Mistral) would make " word" two tokens."""
+    from natcomp.plane.prompting import _word_tokens
+
+    return len(_word_tokens(tokenizer, f"A {word}", 2, 2 + len(word))) > 1
 
 
 def subword_table(predictions: pd.DataFrame, tokenizer) -> pd.DataFrame:
