@@ -87,5 +87,6 @@ def test_a_rules_resources_read_the_jobs_model_from_its_wildcards(tmp_path):
         def __init__(self, model):
             self.model = model
 
-    assert mem_mb(Wildcards("qwen")) == 1000 + 3953 and runtime(Wildcards("qwen")) == 45
+    weights_mb = -(-jobsize.parameter_count(QWEN_05B) * 8 // 1_000_000)
+    assert mem_mb(Wildcards("qwen")) == 1000 + weights_mb and runtime(Wildcards("qwen")) == 45
     assert mem_mb(Wildcards("other")) == 1000 + 880 and runtime(Wildcards("other")) == 10
