@@ -73,3 +73,20 @@ def test_memory_and_time_scale_with_the_model_read_from_its_folder(tmp_path):
     # a model whose config is not here is sized as a base-size encoder
     assert jobsize.job_mem_mb(tmp_path / "missing", 2000) == 2000 + 880
     assert jobsize.job_runtime_min(None, 45) == 45
+
+
+def test_a_rules_resources_read_the_jobs_model_from_its_wildcards(tmp_path):
+    folder = tmp_path / "qwen"
+    folder.mkdir()
+    (folder / "config.json").write_text(json.dumps(QWEN_05B))
+    models = {"qwen": str(folder), "other": str(tmp_path / "missing")}
+    mem_mb = jobsize.scaled_mem_mb(lambda wildcards: models[wildcards.model], 1000)
+    runtime = jobsize.scaled_runtime(lambda wildcards: models[wildcards.model], 10)
+
+    class Wildcards:
+        def __init__(self, model):
+            self.model = model
+
+    weights_mb = -(-jobsize.parameter_count(QWEN_05B) * 8 // 1_000_000)
+    assert mem_mb(Wildcards("qwen")) == 1000 + weights_mb and runtime(Wildcards("qwen")) == 45
+    assert mem_mb(Wildcards("other")) == 1000 + 880 and runtime(Wildcards("other")) == 10

@@ -22,13 +22,15 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from pathlib import Path
 
 __all__ = [
     "BASE_PARAMETERS",
     "job_mem_mb",
     "job_runtime_min",
+    "scaled_mem_mb",
+    "scaled_runtime",
     "model_config",
     "model_file",
     "parameter_count",
@@ -122,3 +124,13 @@ def job_runtime_min(name_or_path: str | os.PathLike | None, base_minutes: int) -
     encoder's) x the model's parameters / 110M, never less than ``base_minutes``."""
     parameters = _parameters(name_or_path) or BASE_PARAMETERS
     return max(base_minutes, math.ceil(base_minutes * parameters / BASE_PARAMETERS))
+
+
+def scaled_mem_mb(model_of: Callable[[object], str | None], other_mb: int) -> Callable[[object], int]:
+    """A rule's ``mem_mb``: ``model_of(wildcards)`` names the job's model (None: unknown)."""
+    return lambda wildcards: job_mem_mb(model_of(wildcards), other_mb)
+
+
+def scaled_runtime(model_of: Callable[[object], str | None], base_minutes: int) -> Callable[[object], int]:
+    """A rule's ``runtime`` (minutes): ``model_of(wildcards)`` names the job's model."""
+    return lambda wildcards: job_runtime_min(model_of(wildcards), base_minutes)
