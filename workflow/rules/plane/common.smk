@@ -3,6 +3,8 @@
 # (GOoD / One-IT / in-distribution splits, checks of the released splits), evaluate.smk
 # (two-shot prompting, NLI transfer, fine-tuning), report.smk (tables and Figure 1).
 
+from natcomp.jobsize import scaled_mem_mb, scaled_runtime
+
 PLANE = config.get("plane", {})
 PLANE_DOWNLOADS = "results/downloads/plane"
 
@@ -65,6 +67,10 @@ def plane_model_location(section):
         return PLANE[section]["models"][wildcards.model]
 
     return location
+
+
+def plane_finetune_location(wildcards=None):
+    return PLANE["finetune"]["model"]
 
 
 def plane_finetune_model(wildcards=None):

@@ -55,6 +55,9 @@ rule plane_prompting:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
+        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(plane_model_location("prompting"), 4000),
+        runtime=scaled_runtime(plane_model_location("prompting"), 30),
         gpu=1,
     params:
         location=plane_model_location("prompting"),
@@ -79,6 +82,9 @@ rule plane_zero_shot:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
+        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(plane_model_location("prompting"), 4000),
+        runtime=scaled_runtime(plane_model_location("prompting"), 30),
         gpu=1,
     params:
         location=plane_model_location("prompting"),
@@ -104,6 +110,9 @@ rule plane_nli:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
+        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(plane_model_location("nli"), 4000),
+        runtime=scaled_runtime(plane_model_location("nli"), 30),
         gpu=1,
     params:
         location=plane_model_location("nli"),
@@ -132,6 +141,9 @@ rule plane_finetune:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
+        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(plane_finetune_location, 8000),
+        runtime=scaled_runtime(plane_finetune_location, 60),
         gpu=1,
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
@@ -158,6 +170,9 @@ rule plane_finetune_released:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
+        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(plane_finetune_location, 8000),
+        runtime=scaled_runtime(plane_finetune_location, 60),
         gpu=1,
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
@@ -185,6 +200,9 @@ rule plane_finetune_length:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
+        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(plane_finetune_location, 8000),
+        runtime=scaled_runtime(plane_finetune_location, 60),
         gpu=1,
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
