@@ -33,7 +33,7 @@ hide_mismatched_torchaudio()  # before anything imports a transformers model cla
 from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402
 
 from natcomp.hf.inference import length_sorted_batches  # noqa: E402
-from natcomp.hf.models import _load, check_model_available, resolve_model, save_model, set_threads  # noqa: E402
+from natcomp.hf.models import _load, check_model_available, ensure_pad_token, resolve_model, save_model, set_threads  # noqa: E402
 from natcomp.hf.models import device as pick_device  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -226,11 +226,7 @@ def load_causal_lm(name_or_path: str | os.PathLike, key: str = "model"):
     tokenizer = _load(AutoTokenizer, "tokenizer", name_or_path, key)
     model = _load(AutoModelForCausalLM, "causal language model", name_or_path, key).eval()
     tokenizer.padding_side = "left"
-    if tokenizer.pad_token is None:
-        fallback = tokenizer.eos_token if tokenizer.eos_token is not None else tokenizer.unk_token
-        if fallback is None:
-            raise ConfigError(key, f"'{name_or_path}' has neither a pad, an EOS nor an unknown token to pad with")
-        tokenizer.pad_token = fallback
+    ensure_pad_token(tokenizer, name_or_path, key)
     if model.generation_config.pad_token_id is None:
         model.generation_config.pad_token_id = tokenizer.pad_token_id
     if getattr(model.config, "pad_token_id", None) is None:

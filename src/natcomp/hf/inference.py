@@ -1,5 +1,10 @@
 """Batched inference: sentence embeddings, class probabilities, masked-token probabilities.
 
+Decoder-only models (GPT-2, Llama; :func:`natcomp.hf.kinds.is_decoder_only`) run here too:
+their position ids count from each text's first real token (:func:`padding_position_ids`),
+so a text's states do not depend on which side its batch pads, and ``pooling="last"``
+takes the last real token's state (:func:`pool_states`).
+
 The functions take texts (or ``(first, second)`` pairs for sentence-pair models such as
 NLI classifiers), batch them by length so little padding is computed
 (:func:`length_sorted_batches`), and return one row per input, in input order.
@@ -15,11 +20,12 @@ import numpy as np
 import torch
 
 from natcomp.errors import ConfigError
+from natcomp.hf.kinds import is_decoder_only
 
 #: One input: a text, or a pair of texts for sentence-pair models.
 TextInput = str | tuple[str, str]
 
-POOLINGS = ("cls", "mean")
+POOLINGS = ("cls", "mean", "last")
 
 
 def _length(item: TextInput) -> int:
@@ -67,11 +73,60 @@ def model_inputs(
 
     A model whose forward takes ``**kwargs`` gets all of them (input_ids, attention_mask,
     token_type_ids ...); a custom module gets only the arguments it names, so a head that
-    takes ``input_ids`` and ``attention_mask`` is not handed ``token_type_ids``.
+    takes ``input_ids`` and ``attention_mask`` is not handed ``token_type_ids``. A
+    decoder-only model (a GPT-2 or Llama sequence classifier) also gets ``position_ids``
+    counted from each text's first real token: left padding would otherwise shift them.
     """
     parameters = inspect.signature(model.forward).parameters
     takes_any = any(parameter.kind is inspect.Parameter.VAR_KEYWORD for parameter in parameters.values())
-    return {name: tensor.to(device) for name, tensor in batch.items() if takes_any or name in parameters}
+    inputs = {name: tensor.to(device) for name, tensor in batch.items() if takes_any or name in parameters}
+    wants_positions = takes_any or "position_ids" in parameters
+    if wants_positions and "position_ids" not in inputs and "attention_mask" in inputs and is_decoder_only(model):
+        inputs["position_ids"] = padding_position_ids(inputs["attention_mask"])
+    return inputs
+
+
+def padding_position_ids(attention_mask: torch.Tensor) -> torch.Tensor:
+    """Position ids ``[batch, length]`` counted from each row's first real token (0 there
+    and on the left padding before it), whichever side the batch pads."""
+    return (attention_mask.long().cumsum(dim=1) - 1).clamp(min=0)
+
+
+def last_token_indices(attention_mask: torch.Tensor) -> torch.Tensor:
+    """The index of each row's last real token (``attention_mask`` 1): its length - 1 with
+    right padding, the last column with left padding."""
+    columns = torch.arange(attention_mask.shape[1], device=attention_mask.device)
+    return (columns * attention_mask.long()).argmax(dim=1)
+
+
+def pool_states(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
+    """One vector per row of ``hidden`` ``[batch, length, width]``: ``cls`` the first
+    token's state (an encoder's summary token), ``mean`` the mean of the real tokens'
+    states (the padding left out), ``last`` the last real token's state (the one state of
+    a decoder-only model that has seen the whole text)."""
+    if pooling == "cls":
+        return hidden[:, 0]
+    if pooling == "mean":
+        mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+        return (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+    if pooling == "last":
+        rows = torch.arange(hidden.shape[0], device=hidden.device)
+        return hidden[rows, last_token_indices(attention_mask).to(hidden.device)]
+    raise ConfigError("pooling", f"'{pooling}' is not a pooling; expected one of {', '.join(POOLINGS)}")
+
+
+def hidden_states(
+    model: torch.nn.Module, input_ids: torch.Tensor, attention_mask: torch.Tensor, *, layer: int = -1, **extra
+) -> torch.Tensor:
+    """The states ``[batch, length, width]`` of one layer of ``model`` (counted like
+    ``hidden_states``: 0 the embeddings, -1 the last layer), for a bare model (``AutoModel``)
+    or a task model; a decoder-only model gets :func:`padding_position_ids`."""
+    if is_decoder_only(model) and "position_ids" not in extra:
+        extra["position_ids"] = padding_position_ids(attention_mask)
+    if layer == -1 and _has_last_hidden_state(model):
+        return output_field(model(input_ids=input_ids, attention_mask=attention_mask, **extra), "last_hidden_state")
+    output = model(input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True, **extra)
+    return output_field(output, "hidden_states")[layer]
 
 
 def output_field(output, name: str):
@@ -126,7 +181,8 @@ def encode(
 
     ``pooling="cls"`` takes the first token's vector; ``"mean"`` averages the vectors of the
     real tokens (the attention mask excludes padding, so a text gets the same embedding
-    whatever it is batched with). ``normalize`` scales each embedding to unit length (what
+    whatever it is batched with); ``"last"`` takes the last real token's vector (a
+    decoder-only model's, on either padding side: :func:`pool_states`). ``normalize`` scales each embedding to unit length (what
     sentence-transformers' all-MiniLM-L6-v2 does after mean pooling). Works for bare
     encoders (``last_hidden_state``) and for task models (asked for ``hidden_states``).
     ``device`` None runs where the model is; otherwise the model is moved there.
@@ -145,15 +201,8 @@ def encode(
     def compute(batch_texts):
         batch = tokenize(tokenizer, batch_texts, max_length)
         inputs = model_inputs(model, batch, run_device)
-        if layer == -1 and _has_last_hidden_state(model):
-            hidden = output_field(model(**inputs), "last_hidden_state")
-        else:
-            hidden = output_field(model(**inputs, output_hidden_states=True), "hidden_states")[layer]
-        if pooling == "cls":
-            pooled = hidden[:, 0]
-        else:
-            mask = inputs["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+        hidden = hidden_states(model, layer=layer, **inputs)
+        pooled = pool_states(hidden, inputs["attention_mask"], pooling)
         if normalize:
             pooled = torch.nn.functional.normalize(pooled, dim=-1)
         return pooled.float().cpu().numpy()

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 
-__all__ = ["is_causal_lm_config", "masked_lm_model_types"]
+__all__ = ["is_causal_lm_config", "is_decoder_only", "masked_lm_model_types"]
 
 
 def _auto_mapping(name: str) -> dict[str, str]:
@@ -48,4 +48,23 @@ def is_causal_lm_config(config: Mapping) -> bool:
     if architectures:
         return any(name in classes or name.endswith("ForCausalLM") for name in architectures)
     model_type = str(config.get("model_type", ""))
+    return model_type in types and model_type not in masked_lm_model_types()
+
+
+def is_decoder_only(model_or_config) -> bool:
+    """Whether a model, its config or a config mapping is of a decoder-only type: a model
+    type with a causal-LM class and no masked-LM one (GPT-2, Llama, Qwen2, Mistral; not
+    BERT, which has both). Decided by the type, not the architectures, so a GPT-2 saved
+    with a sequence-classification head still counts. Its states see only the left
+    context: the last real token, not the first, sums up a text."""
+    config = getattr(model_or_config, "config", model_or_config)
+    if not isinstance(config, Mapping):
+        if getattr(config, "is_encoder_decoder", False):
+            return False
+        model_type = str(getattr(config, "model_type", ""))
+    else:
+        if config.get("is_encoder_decoder", False):
+            return False
+        model_type = str(config.get("model_type", ""))
+    types, _ = _causal_lm_classes()
     return model_type in types and model_type not in masked_lm_model_types()

@@ -19,6 +19,7 @@ from pathlib import Path
 import torch
 
 from natcomp.errors import ConfigError
+from natcomp.hf.kinds import is_decoder_only
 from natcomp.shipped import SHIPPED_MODELS, shipped_model_ids
 
 logger = logging.getLogger(__name__)
@@ -215,10 +216,23 @@ def _load(loader, what: str, name_or_path, key: str, **kwargs):
 
 
 def load_tokenizer(name_or_path: str | os.PathLike, key: str = "model"):
-    """The tokenizer of a model (``AutoTokenizer``; a fast one where the model has it)."""
+    """The tokenizer of a model (``AutoTokenizer``; a fast one where the model has it); one
+    without a pad token (GPT-2, Llama) pads with its EOS token (:func:`ensure_pad_token`)."""
     from transformers import AutoTokenizer
 
-    return _load(AutoTokenizer, "tokenizer", name_or_path, key)
+    return ensure_pad_token(_load(AutoTokenizer, "tokenizer", name_or_path, key), name_or_path, key)
+
+
+def ensure_pad_token(tokenizer, name_or_path: str | os.PathLike, key: str = "model"):
+    """``tokenizer`` with a pad token: its own, else its EOS token, else its UNK token (the
+    attention mask keeps padding out of every computation, so which token pads does not
+    matter). A tokenizer with none of them is a :class:`ConfigError` naming ``key``."""
+    if tokenizer.pad_token is None:
+        fallback = tokenizer.eos_token if tokenizer.eos_token is not None else tokenizer.unk_token
+        if fallback is None:
+            raise ConfigError(key, f"'{name_or_path}' has neither a pad, an EOS nor an unknown token to pad with")
+        tokenizer.pad_token = fallback
+    return tokenizer
 
 
 def load_encoder(name_or_path: str | os.PathLike, key: str = "model"):
@@ -286,7 +300,12 @@ def load_sequence_classifier(
         kwargs.update(id2label=id2label, label2id={label: index for index, label in id2label.items()})
     if seed is not None:
         set_seed(seed)
-    return _load(AutoModelForSequenceClassification, "sequence classifier", name_or_path, key, **kwargs).eval()
+    model = _load(AutoModelForSequenceClassification, "sequence classifier", name_or_path, key, **kwargs).eval()
+    if is_decoder_only(model) and getattr(model.config, "pad_token_id", None) is None:
+        # transformers' head of a decoder-only model classifies from the last token that is
+        # not the pad token: without a pad token id it takes the last column, padding or not
+        model.config.pad_token_id = load_tokenizer(name_or_path, key).pad_token_id
+    return model
 
 
 # ---------------------------------------------------------------- saving and building
