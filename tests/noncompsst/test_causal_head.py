@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 import torch
+import yaml
 
 from natcomp import hf
 from natcomp.hf.causal import build_tiny_causal_lm
-from natcomp.hf.inference import model_inputs
 from natcomp.noncompsst.head import load_sentiment_head_classifier
 from natcomp.noncompsst.models import check_models, train_and_predict
+from natcomp.noncompsst.pipeline import fine_tune_settings, model_training
 from natcomp.noncompsst.sst7 import read_sst7
 
+REPO = Path(__file__).resolve().parents[2]
 # unequal lengths, so every batch below is padded, and no two texts share their last token
 TEXTS = [
     "the plot is great",
@@ -19,12 +23,8 @@ TEXTS = [
     "the film is not good but the actors are fine",
     "awful",
 ]
+# built in local folders: loading them never reaches the Hub
 TINY = dict(vocab_size=300, d_model=32, layers=2, heads=4, max_positions=128)
-
-
-@pytest.fixture(autouse=True)
-def offline(monkeypatch):
-    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
 
 
 @pytest.fixture(scope="module")
@@ -53,7 +53,7 @@ def test_the_head_reads_the_last_real_token_whichever_side_pads(tiny_causal, kin
     seen = []
     hook = model.head[0].register_forward_pre_hook(lambda module, args: seen.append(args[0].detach().clone()))
     with torch.no_grad():
-        model(**model_inputs(model, batch, torch.device("cpu")))
+        model(**hf.model_inputs(model, batch, torch.device("cpu")))
         hook.remove()
         alone = [model.encoder(**tokenizer(text, return_tensors="pt")).last_hidden_state[0, -1] for text in TEXTS]
         batched = hf.hidden_states(model.encoder, batch["input_ids"], mask)
@@ -70,25 +70,20 @@ def test_the_head_reads_the_last_real_token_whichever_side_pads(tiny_causal, kin
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])
 def test_a_causal_lm_fine_tunes_on_real_sst7_rows_and_predicts_every_stimulus(shared_data, tmp_path, kind):
-    """train_and_predict takes a causal LM's folder as it takes an encoder's: a few real
-    SST-7 rows, one epoch, a prediction 0-6 for every stimulus (padded batches of unequal
-    lengths)."""
+    """train_and_predict takes a causal LM's folder as it takes an encoder's, with the same
+    recipe: a few real SST-7 rows, one epoch, a prediction 0-6 for every stimulus (padded
+    batches of unequal lengths)."""
     rows = read_sst7(shared_data / "noncompsst" / "sst7" / "validation.tsv")[:24]
     test = read_sst7(shared_data / "noncompsst" / "sst7" / "test.tsv")[:8]
     sst7 = {"train": rows[:16], "validation": rows[16:], "test": test}
     stimuli = ["a dull , simple-minded and stereotypical tale", "just enough", "the movie 's messages do n't work"]
     path = build_tiny_causal_lm(tmp_path / kind, [text for text, _ in rows + test] + stimuli, kind=kind, **TINY)
     check_models({kind: str(path)})
-    settings = hf.FineTuneSettings(
-        epochs=1,
-        batch_size=8,
-        learning_rate=1e-3,
-        warmup_ratio=0.2,
-        scheduler="cosine",
-        seed=1,
-        select_best=True,
-        device="cpu",
-    )
+    # appendix D's recipe as the family reads it for any pretrained model, cut to one small epoch
+    demo = yaml.safe_load((REPO / "config" / "config.yaml").read_text(encoding="utf-8"))["noncompsst"]
+    recipe = model_training(demo, str(path))
+    assert (recipe["learning_rate"], recipe["scheduler"], recipe["warmup_ratio"]) == (5e-6, "cosine", 0.2)
+    settings = fine_tune_settings({**recipe, "epochs": 1, "batch_size": 8, "device": "cpu"}, seed=1)
     result = train_and_predict(str(path), sst7, stimuli, settings)
     assert len(result.stimulus_predictions) == len(stimuli)
     assert all(prediction in range(7) for prediction in result.stimulus_predictions)
