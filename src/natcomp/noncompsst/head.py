@@ -42,8 +42,7 @@ class SentimentHeadClassifier(torch.nn.Module):
     """Model -> one token's final state -> Linear(h, 100) -> dropout 0.1 -> ReLU -> Linear(100, n).
 
     The token is the first (CLS) of an encoder and the last real one of a decoder-only
-    model (:func:`head_pooling`; ``pooling`` overrides it with a name of
-    :data:`natcomp.hf.POOLINGS`)."""
+    model (:func:`head_pooling`)."""
 
     def __init__(
         self,
@@ -52,14 +51,11 @@ class SentimentHeadClassifier(torch.nn.Module):
         *,
         hidden: int = HEAD_HIDDEN,
         dropout: float = 0.1,
-        pooling: str | None = None,
     ):
         super().__init__()
         self.encoder = encoder
         self.num_labels = num_labels
-        self.pooling = pooling or head_pooling(encoder)
-        if self.pooling not in hf.POOLINGS:
-            raise ValueError(f"pooling must be one of {', '.join(hf.POOLINGS)}, got {self.pooling!r}")
+        self.pooling = head_pooling(encoder)
         self.head = torch.nn.Sequential(
             torch.nn.Linear(encoder.config.hidden_size, hidden),
             torch.nn.Dropout(dropout),
