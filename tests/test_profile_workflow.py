@@ -81,6 +81,12 @@ def models(tmp_path_factory) -> dict[str, Path]:
     return built
 
 
+def planned_kinds(model):
+    from natcomp.profile import fit
+
+    return fit.model_kinds(fit.read_model_config(model))
+
+
 OTHER_FAMILY_RULES = {
     "mt": ("mt_train", "mt_system_translate"),
     "noncompsst": ("noncompsst_train",),
@@ -109,13 +115,26 @@ OTHER_FAMILY_RULES = {
             ["mt_system_translate", "mt_tables"],
             ["mt_train", "mt_system_few_shot", "noncompsst_train", "pss_embed", "tre_embed", "plane_finetune"],
         ),
-        # a causal LM is an MT system that translates by prompting; the plan names the prompt
+        # a causal LM fits every family: MT translating by prompting (the plan names the
+        # prompt), PLANE prompting by log-likelihood, the encoder families on its states
         *(
             (
                 kind,
                 [role, "translating by prompting: prompt '{source_language}: {source}\\n{target_language}:', 0-shot"],
-                ["mt_system_few_shot", "mt_system_translate", "mt_system_synonym_probes", "mt_tables"],
-                ["mt_train", "mt_demo_causal_lm", "noncompsst_train", "pss_embed", "plane_finetune"],
+                [
+                    "mt_system_few_shot",
+                    "mt_system_translate",
+                    "mt_system_synonym_probes",
+                    "mt_tables",
+                    "noncompsst_train",
+                    "plane_finetune",
+                    "plane_prompting",
+                    "plane_zero_shot",
+                    "pss_embed",
+                    "pss_fine_tune",
+                    "tre_embed",
+                ],
+                ["mt_train", "mt_demo_causal_lm", "plane_nli", "plane_demo_models", "pss_tiny_encoder"],
             )
             # the other two architectures are planned without Snakemake below (each dry run costs ~40 s)
             for kind, role in (("llama_instruct", "instruct causal LM"),)
@@ -159,12 +178,15 @@ def test_evaluate_plans_every_family_a_tiny_model_fits(models, tmp_path, kind, r
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])
-def test_a_causal_lm_of_either_architecture_is_planned_as_a_prompted_mt_system(models, kind):
+def test_a_causal_lm_of_either_architecture_is_planned_in_every_family(models, kind):
     from natcomp.profile import fit, runconfig
     from natcomp.profile.cli import plan_run
 
     planned = plan_run(str(models[kind]))
-    assert planned.record["families"] == ["mt"] and planned.targets == runconfig.profile_targets(["mt"])
+    families = ["mt", "noncompsst", "plane", "pss", "tre"]
+    assert planned.record["families"] == families
+    assert planned.targets == runconfig.profile_targets(families, planned_kinds(models[kind]))
+    assert planned.record["plane"] == {"prompting": True, "nli": False}
     system = planned.config["mt"]["systems"][models[kind].name]
     assert system["family"] == "causal" and system["model"] == str(models[kind].resolve())
     assert planned.config["mt"]["train"]["enabled"] is False
