@@ -111,7 +111,9 @@ def test_a_causal_lm_fits_every_family_and_an_instruct_one_says_so():
     assert not fit.model_kinds(BERT_MLM, chat_template=True).instruct, "only a causal LM is an instruct model"
     assert fit.fitting_families(kinds) == ["mt", "noncompsst", "plane", "pss", "tre"]
     assert fit.fitting_families(fit.model_kinds(GPT2)) == ["mt", "noncompsst", "plane", "pss", "tre"]
-    assert kinds.language_model and not kinds.encoder and not kinds.masked_lm, "prompted like a masked LM, but no encoder"
+    assert kinds.language_model and not kinds.encoder and not kinds.masked_lm, (
+        "prompted like a masked LM, but no encoder"
+    )
     rows = fit.plan(kinds, base(), {"family": "causal", "few_shot": {"k": 3}, "chat_template": True})
     assert [row.family for row in rows] == ["mt", "noncompsst", "plane", "plane", "pss", "tre"]
     assert {row.role for row in rows} == {"instruct causal LM"}
