@@ -104,17 +104,24 @@ def test_the_families_a_model_fits_and_the_plan():
     assert "2 seed(s)" in text, "the demo's NonCompSST seeds are counted from the base config"
 
 
-def test_a_causal_lm_fits_mt_as_a_prompted_system_and_an_instruct_one_says_so():
+def test_a_causal_lm_fits_every_family_and_an_instruct_one_says_so():
     kinds = fit.model_kinds(LLAMA, chat_template=True)
     assert kinds.instruct and kinds.describe() == "instruct causal LM"
     assert fit.model_kinds(GPT2, chat_template=False).describe() == "causal LM"
     assert not fit.model_kinds(BERT_MLM, chat_template=True).instruct, "only a causal LM is an instruct model"
-    assert fit.fitting_families(kinds) == ["mt"]
-    (row,) = fit.plan(kinds, base(), {"family": "causal", "few_shot": {"k": 3}, "chat_template": True})
-    assert row.family == "mt" and "prompt '{source_language}: {source}\\n{target_language}:'" in row.runs
-    assert "3-shot, chat template, greedy decoding" in row.runs
-    with pytest.raises(ConfigError, match="gpt does not fit pss: it is causal LM, which fits mt"):
-        fit.choose_families("gpt", fit.model_kinds(GPT2), ["pss"])
+    assert fit.fitting_families(kinds) == ["mt", "noncompsst", "plane", "pss", "tre"]
+    assert fit.fitting_families(fit.model_kinds(GPT2)) == ["mt", "noncompsst", "plane", "pss", "tre"]
+    assert kinds.language_model and not kinds.encoder and not kinds.masked_lm, "prompted like a masked LM, but no encoder"
+    rows = fit.plan(kinds, base(), {"family": "causal", "few_shot": {"k": 3}, "chat_template": True})
+    assert [row.family for row in rows] == ["mt", "noncompsst", "plane", "plane", "pss", "tre"]
+    assert {row.role for row in rows} == {"instruct causal LM"}
+    mt, noncompsst, finetune, prompting, pss, tre = rows
+    assert "prompt '{source_language}: {source}\\n{target_language}:'" in mt.runs
+    assert "3-shot, chat template, greedy decoding" in mt.runs
+    assert "2 seed(s), the released head on the last real token" in noncompsst.runs
+    assert "sequence-classification head" in finetune.runs and "log-likelihood" in prompting.runs
+    assert "mean of the real tokens" in pss.runs and "mean of the real tokens" in tre.runs
+    assert fit.choose_families("gpt", fit.model_kinds(GPT2), ["tre", "pss"]) == ["pss", "tre"]
 
 
 def test_a_model_that_fits_nothing_or_a_family_it_does_not_fit_is_an_error():
@@ -179,6 +186,22 @@ def test_masked_lm_and_nli_models_get_their_plane_settings_and_families_left_out
     targets = runconfig.profile_targets(["plane"], fit.model_kinds(ROBERTA_NLI))
     assert "results/tables/plane/table5_nli.tsv" in targets
     assert "results/tables/plane/table4_prompting.tsv" not in targets
+
+
+def test_a_causal_lm_is_the_only_model_of_every_family_and_plane_prompts_it():
+    families = ["mt", "noncompsst", "plane", "pss", "tre"]
+    kinds = fit.model_kinds(GPT2)
+    config = runconfig.profile_config(base(), "gpt", "/m/gpt", families, kinds, {"family": "causal"})
+    assert config["mt"]["systems"] == {"gpt": {"model": "/m/gpt", "family": "causal"}}
+    assert config["noncompsst"]["models"] == {"gpt": "/m/gpt"}
+    plane = config["plane"]
+    assert plane["prompting"]["enabled"] is True and plane["prompting"]["models"] == {"gpt": "/m/gpt"}
+    assert plane["zero_shot"]["enabled"] is True and plane["nli"]["enabled"] is False
+    assert plane["finetune"]["model"] == "/m/gpt"
+    assert config["pss"]["encoders"]["gpt"]["pooling"] == "mean" == config["tre"]["encoders"]["gpt"]["pooling"]
+    targets = runconfig.profile_targets(families, kinds)
+    assert {"results/tables/plane/table4_prompting.tsv", "results/tables/plane/table8_zero_shot.tsv"} <= set(targets)
+    assert "results/tables/plane/table5_nli.tsv" not in targets
 
 
 def test_the_profiled_model_is_the_sentiment_model_of_noncompssts_tables():

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -81,6 +82,12 @@ def models(tmp_path_factory) -> dict[str, Path]:
     return built
 
 
+def planned_kinds(model):
+    from natcomp.profile import fit
+
+    return fit.model_kinds(fit.read_model_config(model))
+
+
 OTHER_FAMILY_RULES = {
     "mt": ("mt_train", "mt_system_translate"),
     "noncompsst": ("noncompsst_train",),
@@ -109,13 +116,26 @@ OTHER_FAMILY_RULES = {
             ["mt_system_translate", "mt_tables"],
             ["mt_train", "mt_system_few_shot", "noncompsst_train", "pss_embed", "tre_embed", "plane_finetune"],
         ),
-        # a causal LM is an MT system that translates by prompting; the plan names the prompt
+        # a causal LM fits every family: MT translating by prompting (the plan names the
+        # prompt), PLANE prompting by log-likelihood, the encoder families on its states
         *(
             (
                 kind,
                 [role, "translating by prompting: prompt '{source_language}: {source}\\n{target_language}:', 0-shot"],
-                ["mt_system_few_shot", "mt_system_translate", "mt_system_synonym_probes", "mt_tables"],
-                ["mt_train", "mt_demo_causal_lm", "noncompsst_train", "pss_embed", "plane_finetune"],
+                [
+                    "mt_system_few_shot",
+                    "mt_system_translate",
+                    "mt_system_synonym_probes",
+                    "mt_tables",
+                    "noncompsst_train",
+                    "plane_finetune",
+                    "plane_prompting",
+                    "plane_zero_shot",
+                    "pss_embed",
+                    "pss_fine_tune",
+                    "tre_embed",
+                ],
+                ["mt_train", "mt_demo_causal_lm", "plane_nli", "plane_demo_models", "pss_tiny_encoder"],
             )
             # the other two architectures are planned without Snakemake below (each dry run costs ~40 s)
             for kind, role in (("llama_instruct", "instruct causal LM"),)
@@ -159,12 +179,15 @@ def test_evaluate_plans_every_family_a_tiny_model_fits(models, tmp_path, kind, r
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])
-def test_a_causal_lm_of_either_architecture_is_planned_as_a_prompted_mt_system(models, kind):
+def test_a_causal_lm_of_either_architecture_is_planned_in_every_family(models, kind):
     from natcomp.profile import fit, runconfig
     from natcomp.profile.cli import plan_run
 
     planned = plan_run(str(models[kind]))
-    assert planned.record["families"] == ["mt"] and planned.targets == runconfig.profile_targets(["mt"])
+    families = ["mt", "noncompsst", "plane", "pss", "tre"]
+    assert planned.record["families"] == families
+    assert planned.targets == runconfig.profile_targets(families, planned_kinds(models[kind]))
+    assert planned.record["plane"] == {"prompting": True, "nli": False}
     system = planned.config["mt"]["systems"][models[kind].name]
     assert system["family"] == "causal" and system["model"] == str(models[kind].resolve())
     assert planned.config["mt"]["train"]["enabled"] is False
@@ -230,6 +253,70 @@ def test_a_paper_scale_profile_is_one_dag(models, tmp_path):
     assert all(gpu.get(rule) == {True} for rule in model_rules), gpu
 
 
+#: the sizes of Qwen2.5-0.5B (494M parameters), on the tiny instruct Llama's tokenizer
+QWEN_05B_SIZES = {
+    "hidden_size": 896,
+    "intermediate_size": 4864,
+    "num_hidden_layers": 24,
+    "num_attention_heads": 14,
+    "num_key_value_heads": 2,
+    "vocab_size": 151936,
+    "tie_word_embeddings": True,
+}
+
+
+def test_a_paper_scale_profile_of_a_05b_llm_plans_each_gpu_jobs_memory_and_time(models, tmp_path):
+    """The dry run of an LLM's paper-scale profile: every job that loads the model declares
+    its GPU, and memory and time scaled to 0.5B parameters (natcomp.jobsize); only the
+    config is read, so the folder has no weights."""
+    from natcomp import jobsize
+    from natcomp.profile import runconfig
+    from natcomp.profile.cli import plan_run
+
+    folder = tmp_path / "qwen-sized-llm"
+    shutil.copytree(models["llama_instruct"], folder)
+    (folder / "model.safetensors").unlink()
+    config = json.loads((folder / "config.json").read_text())
+    (folder / "config.json").write_text(json.dumps({**config, **QWEN_05B_SIZES}))
+    planned = plan_run(str(folder), configfile=REPO / "config" / "paper.yaml")
+    assert planned.record["families"] == ["mt", "noncompsst", "plane", "pss", "tre"]
+    configfile = runconfig.write_config(planned.config, tmp_path / "paper_llm.yaml", "the test")
+    run = tmp_path / "runs" / "paper-llm"
+    run.mkdir(parents=True)
+    detail = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(run),
+         "--configfile", str(configfile), "-n", "--cores", "1", "--", *planned.targets],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )  # fmt: skip
+    assert detail.returncode == 0, detail.stderr[-3000:]
+    resources: dict[str, list[dict]] = {}
+    rule = None
+    for line in detail.stdout.splitlines():
+        if line.startswith(("rule ", "localrule ")):
+            rule = line.split()[1].rstrip(":")
+        elif line.strip().startswith("resources:"):
+            fields = dict(part.strip().split("=", 1) for part in line.split(":", 1)[1].split(","))
+            resources.setdefault(rule, []).append(fields)
+    weights_mb = jobsize.job_mem_mb(folder, 0)
+    assert 3_800 < weights_mb < 4_100, "8 bytes per parameter of a 0.5B model"
+    model_rules = (
+        "mt_system_translate",
+        "mt_system_synonym_probes",
+        "noncompsst_train",
+        "plane_finetune",
+        "plane_prompting",
+        "plane_zero_shot",
+        "pss_embed",
+        "pss_fine_tune",
+        "tre_embed",
+    )
+    for name in model_rules:
+        assert resources.get(name), f"{name} is not planned"
+        for job in resources[name]:
+            assert job.get("gpu") == "1", (name, job)
+            assert int(job.get("mem_mb", 0)) > weights_mb and int(job.get("runtime", 0)) >= 4 * 10, (name, job)
+
+
 def test_errors_before_any_job_are_one_line(models, tmp_path):
     wrong = natcomp("evaluate", "--model", str(models["encoder"]), "--families", "mt", cwd=tmp_path)
     assert wrong.returncode == 2
@@ -243,16 +330,30 @@ def test_errors_before_any_job_are_one_line(models, tmp_path):
     assert not (tmp_path / "runs").exists(), "no run folder before the checks pass"
 
 
-@pytest.mark.demo
-def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
-    """The whole command on a tiny encoder: every family it fits runs at demo scale, the
-    profile has a row per family and measure with the scale, and compare reads it."""
+@pytest.fixture(scope="module")
+def encoder_profile(models, tmp_path_factory):
+    """A demo-scale profile of the tiny encoder: (the command's result, its run folder, seconds)."""
+    tmp_path = tmp_path_factory.mktemp("encoder_profile")
     run = tmp_path / "runs" / "tiny-encoder"
     start = time.perf_counter()
     result = natcomp(
         "evaluate", "--model", str(models["encoder"]), "--directory", str(run), "--cores", "2", cwd=tmp_path
     )
-    seconds = time.perf_counter() - start
+    return result, run, time.perf_counter() - start
+
+
+def profile_rows(run: Path) -> list[dict]:
+    lines = (run / "results" / "profile.tsv").read_text().splitlines()
+    header = lines[0].split("\t")
+    assert tuple(header) == PROFILE_COLUMNS
+    return [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+
+
+@pytest.mark.demo
+def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, encoder_profile, tmp_path):
+    """The whole command on a tiny encoder: every family it fits runs at demo scale, the
+    profile has a row per family and measure with the scale, and compare reads it."""
+    result, run, seconds = encoder_profile
     assert result.returncode == 0, result.stderr[-5000:]
     # Snakemake's output in the run folder's log; the terminal gets the plan and the progress
     log = (run / "natcomp_evaluate.log").read_text()
@@ -260,12 +361,9 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
     assert f"Snakemake's output in {run / 'natcomp_evaluate.log'}" in result.stderr
     assert result.stdout == "" and len(result.stderr.splitlines()) < 100, result.stderr  # was about 950
     assert " jobs done (100%); " in result.stderr.splitlines()[-2]
-    profile = (run / "results" / "profile.tsv").read_text().splitlines()
-    header = profile[0].split("\t")
-    rows = [dict(zip(header, line.split("\t"))) for line in profile[1:]]
+    rows = profile_rows(run)  # with the profile's columns in their order
     assert {row["family"] for row in rows} == {"noncompsst", "plane", "pss", "tre"}
     assert {row["scale"] for row in rows} == {"demo"}
-    assert tuple(header) == PROFILE_COLUMNS
     measures = {(row["family"], row["measure"]) for row in rows}
     assert ("pss", "relative PSS") in measures and ("tre", "Spearman rho of TRE with WNS") in measures
     assert ("noncompsst", "r with MAXABS") in measures and ("plane", "fine-tuning accuracy") in measures
@@ -301,3 +399,38 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, tmp_path):
     assert "Nothing to be done" in again.stdout + again.stderr
     assert files() == before
     print(f"demo-scale profile of a tiny encoder: {seconds:.0f} s")
+
+
+@pytest.mark.demo
+def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(models, encoder_profile, tmp_path):
+    """An instruct Llama through NonCompSST, PLANE (fine-tuning, zero- and two-shot prompting
+    by log-likelihood), PSS and TRE at demo scale: the profile has the encoder's columns and
+    measures, plus prompting, and compare lays it beside the encoder. (MT of a causal LM at
+    demo scale is the demo's own tiny-llama system: about 10 minutes of decoding, docs/profile.md.)"""
+    run = tmp_path / "runs" / "tiny-llama"
+    start = time.perf_counter()
+    result = natcomp(
+        "evaluate", "--model", str(models["llama_instruct"]), "--name", "tiny-llama",
+        "--families", "noncompsst", "plane", "pss", "tre", "--directory", str(run), "--cores", "2", cwd=tmp_path,
+    )  # fmt: skip
+    seconds = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr[-5000:]
+    assert "instruct causal LM" in result.stderr
+    rows = profile_rows(run)
+    assert {row["family"] for row in rows} == {"noncompsst", "plane", "pss", "tre"}
+    measures = {(row["family"], row["measure"]) for row in rows}
+    encoder_measures = {(row["family"], row["measure"]) for row in profile_rows(encoder_profile[1])}
+    assert encoder_measures <= measures, "every measure an encoder gets"
+    assert {("plane", "two-shot prompting F1"), ("plane", "zero-shot prompting F1")} <= measures
+    for row in rows:
+        assert row["direction"] in DIRECTIONS and row["n"] and row["scale"] == "demo", row
+        assert (row["value"] == "") == (row["flag"] == "undefined"), row
+    prompting = [row for row in rows if row["measure"] == "two-shot prompting F1"]
+    assert prompting and all(row["baseline_kind"] for row in prompting), "against chance"
+    compared = natcomp(
+        "compare", str(encoder_profile[1]), str(run), "--output", str(tmp_path / "compare.tsv"), cwd=tmp_path
+    )
+    assert compared.returncode == 0, compared.stderr[-2000:]
+    header = (tmp_path / "compare.tsv").read_text().splitlines()[0].split("\t")
+    assert {"tiny-encoder sd", "tiny-llama sd", "tiny-llama baseline"} <= set(header)
+    print(f"demo-scale profile of a tiny causal LM (four families): {seconds:.0f} s")

@@ -12,8 +12,11 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+import importlib.util
 from importlib import resources as _importlib_resources
 from pathlib import Path
+
+from natcomp.errors import ConfigError
 
 
 def resource_path(*parts: str) -> Path:
@@ -52,3 +55,29 @@ def shipped_model_ids() -> str:
         main, *others = sorted(aliases, key=lambda name: ("/" not in name, name))
         described.append(f"{main} (also {', '.join(others)})" if others else main)
     return "; ".join(described)
+
+
+def shipped_model_path(name: str, key: str = "model") -> Path:
+    """The local folder of a model shipped by a PyPI package (see :data:`SHIPPED_MODELS`).
+
+    The package is located without importing it. Raises :class:`ConfigError` when ``name``
+    is not a shipped model or when its package is not installed (saying what to install).
+    """
+    shipped = SHIPPED_MODELS.get(name)
+    if shipped is None:
+        raise ConfigError(key, f"'{name}' is not a shipped model; known: {', '.join(sorted(SHIPPED_MODELS))}")
+    spec = importlib.util.find_spec(shipped.package)
+    if spec is None or not spec.submodule_search_locations:
+        raise ConfigError(
+            key,
+            f"model '{name}' is shipped by the PyPI package {shipped.requirement.split('==')[0]}, which is not "
+            f"installed: pip install {shipped.requirement}",
+        )
+    folder = Path(next(iter(spec.submodule_search_locations))) / shipped.folder
+    if not (folder / "config.json").is_file():
+        raise ConfigError(
+            key,
+            f"model '{name}': the installed package {shipped.package} has no {shipped.folder}/config.json at "
+            f"{folder}; reinstall it: pip install --force-reinstall {shipped.requirement}",
+        )
+    return folder

@@ -121,6 +121,8 @@ def test_few_shot_examples_from_files_round_trip_through_few_shot_tsv(tmp_path):
         ("Dutch: De kat slaapt .", "De kat slaapt ."),
         ("dutch:De kat", "De kat"),
         ("De kat\nEnglish: more", "De kat"),
+        ("De kat\r slaapt", "De kat"),
+        ("De\tkat\x0bslaapt", "De kat"),
         ("   ", ""),
         ("Nederlands: De kat", "Nederlands: De kat"),
     ],

@@ -307,7 +307,7 @@ def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(t
     import torch
     from transformers import RobertaConfig, RobertaForSequenceClassification
 
-    from natcomp.noncompsst.head import CLSHeadClassifier, load_cls_head_classifier
+    from natcomp.noncompsst.head import SentimentHeadClassifier, load_sentiment_head_classifier
 
     torch.manual_seed(0)
     config = RobertaConfig(
@@ -319,8 +319,8 @@ def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(t
     head_keys = [k for k in saved if k.startswith("classifier.")]
     assert {"classifier.dense.weight", "classifier.out_proj.weight"} <= set(head_keys)
 
-    model = load_cls_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
-    assert isinstance(model, CLSHeadClassifier)
+    model = load_sentiment_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
+    assert isinstance(model, SentimentHeadClassifier)
     ours = model.state_dict()
     assert not any("classifier" in k for k in ours)
     old_head = [saved[k] for k in head_keys]
@@ -338,7 +338,7 @@ def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(t
     assert (first.in_features, first.out_features, last.in_features, last.out_features) == (32, 100, 100, 7)
     assert dropout.p == 0.1 and isinstance(relu, torch.nn.ReLU)
     # the head is seeded
-    again = load_cls_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
+    again = load_sentiment_head_classifier(str(tmp_path / "sentiment-roberta"), 7, seed=1)
     assert torch.equal(again.head[0].weight, first.weight)
     # loss = NLL of the log-softmax of the logits
     model.train(False)
@@ -347,6 +347,7 @@ def test_every_model_gets_a_fresh_cls_mlp_head_and_no_checkpoint_head_survives(t
         expected = -torch.log_softmax(output["logits"], dim=-1)[0, 3]
     assert float(output["loss"]) == pytest.approx(float(expected), rel=1e-6)
     # the head reads the first (CLS) token's final state, not a pooled one
+    assert model.pooling == "cls"
     with torch.no_grad():
         ids = torch.tensor([[0, 5, 6, 2]])
         states = model.encoder(input_ids=ids).last_hidden_state

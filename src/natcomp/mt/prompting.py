@@ -207,9 +207,11 @@ def draw_few_shot(
 
 
 def extract_translation(answer: str, target_lang: str) -> str:
-    """The translation in a model's answer: its first line, stripped, without a leading
-    ``<target language>:`` label."""
-    first = answer.strip().split("\n", 1)[0].strip()
+    """The translation in a model's answer: its first line (any line break ends it, ``\r``
+    included), stripped, without a leading ``<target language>:`` label; a tab in it is a
+    space (an untrained model writes any bytes, and a translation is one TSV field)."""
+    lines = answer.strip().splitlines()
+    first = " ".join(lines[0].split("\t")).strip() if lines else ""
     label = f"{language_name(target_lang)}:"
     if first.lower().startswith(label.lower()):
         first = first[len(label) :].strip()

@@ -1,11 +1,20 @@
-"""The released code's sentiment classifier: a fresh MLP head on the CLS state of an encoder.
+"""The released code's sentiment classifier: a fresh MLP head on one token's final state.
 
 The NonCompSST repository (``sentiment_training/lib``) loads every model with
 ``AutoModel`` (the bare encoder: a checkpoint's own classification head is not loaded)
 and puts on the first token's final hidden state ``Linear(hidden, 100)``, dropout 0.1,
 ReLU and ``Linear(100, 7)``, trained with the negative log-likelihood of the
-log-softmax. :class:`CLSHeadClassifier` is that model, so the four checkpoints that were
-already fine-tuned for sentiment start from their encoder only, like the others.
+log-softmax. :class:`SentimentHeadClassifier` is that model, so the four checkpoints that
+were already fine-tuned for sentiment start from their encoder only, like the others.
+
+An encoder's head reads the first (CLS) token's state, as released. A decoder-only
+model's (GPT-2, Llama ...) reads the state of the last real token instead: a causal
+model's state at a position has seen only the tokens to its left, so the first token's
+state knows nothing of the sentence and the last one's has read all of it (the token
+transformers' own sequence-classification heads of causal LMs read). The states come from
+:func:`natcomp.hf.hidden_states` (position ids that skip left padding) and are pooled by
+:func:`natcomp.hf.pool_states` from the attention mask, so the pooled state is the same
+whichever side the tokenizer pads.
 
 It fulfils the contract of :func:`natcomp.hf.fine_tune_classifier` (``loss`` and
 ``logits``); predict with :func:`natcomp.hf.predict_logits`. Kept apart from
@@ -18,18 +27,35 @@ import torch
 
 from natcomp import hf
 
-__all__ = ["HEAD_HIDDEN", "CLSHeadClassifier", "load_cls_head_classifier"]
+__all__ = ["HEAD_HIDDEN", "SentimentHeadClassifier", "head_pooling", "load_sentiment_head_classifier"]
 
 HEAD_HIDDEN = 100
 
 
-class CLSHeadClassifier(torch.nn.Module):
-    """Encoder -> CLS state -> Linear(h, 100) -> dropout 0.1 -> ReLU -> Linear(100, n)."""
+def head_pooling(encoder: torch.nn.Module) -> str:
+    """The token the head reads: ``"last"`` (last real token) for a decoder-only model,
+    ``"cls"`` (first token) for an encoder."""
+    return "last" if hf.is_decoder_only(encoder) else "cls"
 
-    def __init__(self, encoder: torch.nn.Module, num_labels: int = 7, *, hidden: int = HEAD_HIDDEN, dropout=0.1):
+
+class SentimentHeadClassifier(torch.nn.Module):
+    """Model -> one token's final state -> Linear(h, 100) -> dropout 0.1 -> ReLU -> Linear(100, n).
+
+    The token is the first (CLS) of an encoder and the last real one of a decoder-only
+    model (:func:`head_pooling`)."""
+
+    def __init__(
+        self,
+        encoder: torch.nn.Module,
+        num_labels: int = 7,
+        *,
+        hidden: int = HEAD_HIDDEN,
+        dropout: float = 0.1,
+    ):
         super().__init__()
         self.encoder = encoder
         self.num_labels = num_labels
+        self.pooling = head_pooling(encoder)
         self.head = torch.nn.Sequential(
             torch.nn.Linear(encoder.config.hidden_size, hidden),
             torch.nn.Dropout(dropout),
@@ -38,19 +64,21 @@ class CLSHeadClassifier(torch.nn.Module):
         )
 
     def forward(self, input_ids, attention_mask=None, labels=None):
-        states = self.encoder(input_ids=input_ids, attention_mask=attention_mask).last_hidden_state
-        logits = self.head(states[:, 0])
+        if attention_mask is None:
+            attention_mask = torch.ones_like(input_ids)
+        states = hf.hidden_states(self.encoder, input_ids, attention_mask)
+        logits = self.head(hf.pool_states(states, attention_mask, self.pooling))
         out = {"logits": logits}
         if labels is not None:
             out["loss"] = torch.nn.functional.nll_loss(torch.log_softmax(logits, dim=-1), labels)
         return out
 
 
-def load_cls_head_classifier(name_or_path: str, num_labels: int = 7, *, seed: int, key: str = "model"):
-    """The encoder of ``name_or_path`` (``AutoModel``: any checkpoint head left out) with a
-    new head initialised from ``seed``."""
+def load_sentiment_head_classifier(name_or_path: str, num_labels: int = 7, *, seed: int, key: str = "model"):
+    """The bare model of ``name_or_path`` (``AutoModel``: any checkpoint head, a causal LM's
+    language-model head included, left out) with a new head initialised from ``seed``."""
     from transformers import set_seed
 
     encoder = hf.load_encoder(name_or_path, key)
     set_seed(seed)
-    return CLSHeadClassifier(encoder, num_labels)
+    return SentimentHeadClassifier(encoder, num_labels)

@@ -1,9 +1,11 @@
 """Sentiment models fine-tuned on SST-7 (section 5, appendix D) and their stimulus predictions.
 
 Any Hugging Face model, by hub name or local path, is loaded as its bare encoder and gets
-a fresh MLP head on the CLS state (Linear(h, 100), dropout 0.1, ReLU, Linear(100, 7)),
-as the released code builds it for every model (:mod:`natcomp.noncompsst.head`): a
-checkpoint's own classification head, trained for sentiment or not, is not used. The
+a fresh MLP head (Linear(h, 100), dropout 0.1, ReLU, Linear(100, 7)) on the CLS state, as
+the released code builds it for every model (:mod:`natcomp.noncompsst.head`): a
+checkpoint's own classification head, trained for sentiment or not, is not used. A
+decoder-only model (GPT-2, Llama ...) is loaded and trained the same way, its head on the
+state of the last real token (the decoder's counterpart of the first token). The
 model is fine-tuned on SST-7 train with appendix D's settings (batch 32, learning rate
 5e-6, AdamW, cosine schedule with 20 % warm-up, 5 epochs, the epoch with the best
 validation accuracy kept; gradient clipping only where ``gradient_clip`` is set), once
@@ -62,11 +64,11 @@ def train_and_predict(
 ) -> SeedResult:
     """Fine-tune ``model`` on ``sst7["train"]`` (best epoch on ``sst7["validation"]``), score the
     test set, predict the ``stimuli`` (texts as the model sees them: see the module documentation)."""
-    from natcomp.noncompsst.head import load_cls_head_classifier
+    from natcomp.noncompsst.head import load_sentiment_head_classifier
 
     started = time.perf_counter()
     tokenizer = hf.load_tokenizer(model)
-    classifier = load_cls_head_classifier(model, 7, seed=settings.seed)
+    classifier = load_sentiment_head_classifier(model, 7, seed=settings.seed)
     train_texts, train_labels = zip(*sst7["train"])
     valid_texts, valid_labels = zip(*sst7["validation"])
     result = hf.fine_tune_classifier(

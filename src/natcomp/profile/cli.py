@@ -45,7 +45,8 @@ def _add_evaluate(subparsers) -> None:
         description=(
             "Decide from the model's config which families it fits (a translation model: MT; an encoder: "
             "NonCompSST, PLANE fine-tuning, PSS, TRE; a masked LM: also PLANE prompting; an NLI classifier: also "
-            "PLANE NLI transfer), print the plan, write the run's config (the base config with the model as the "
+            "PLANE NLI transfer; a causal LM: MT by prompting, NonCompSST, PLANE fine-tuning and prompting, PSS, "
+            "TRE), print the plan, write the run's config (the base config with the model as the "
             "only model of each family it fits, the other families off) into the run folder, run the workflow "
             "there and write results/profile.tsv and profile.html. Arguments after '--' go to snakemake "
             "(e.g. -- --profile slurm)."
@@ -187,7 +188,7 @@ def plan_run(
         "scale": scale,
         "base": str(base_path),
         "families": list(chosen),
-        "plane": {"prompting": kinds.masked_lm, "nli": kinds.nli},
+        "plane": {"prompting": kinds.language_model, "nli": kinds.nli},
     }
     return RunPlan(
         name=name,

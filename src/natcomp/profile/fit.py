@@ -12,9 +12,12 @@ The kinds of model (issue 26):
 - an *NLI classifier*: an encoder whose ``label2id`` has an ``entailment`` label (any case)
   -> also PLANE NLI transfer;
 - a *causal LM*: a decoder-only language model (``...ForCausalLM``, GPT-2's
-  ``GPT2LMHeadModel``; :func:`natcomp.hf.kinds.is_causal_lm_config`) -> MT as a prompted
-  translation system; an *instruct* causal LM (its tokenizer has a chat template) is
-  prompted through its chat template.
+  ``GPT2LMHeadModel``; :func:`natcomp.hf.kinds.is_causal_lm_config`) -> every family (issue
+  34): MT as a prompted translation system; NonCompSST with the released head on the last
+  real token; PLANE fine-tuning with transformers' sequence-classification head and PLANE
+  prompting by the log-likelihood of each verbaliser's filled sentence; PSS and TRE on
+  mean-pooled states (FT: the head on the pooled state). An *instruct* causal LM (its tokenizer has a
+  chat template) is prompted through its chat template.
 """
 
 from __future__ import annotations
@@ -64,6 +67,12 @@ class ModelKinds:
             if flag
         ]
         return ", ".join(names) or "none of the kinds natcomp tests"
+
+    @property
+    def language_model(self) -> bool:
+        """A model PLANE prompts: a masked LM (the mask filled) or a causal LM (the filled
+        sentences compared by log-likelihood)."""
+        return self.masked_lm or self.causal
 
 
 @dataclass(frozen=True)
@@ -171,9 +180,9 @@ def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | 
                 + prompting_plan(mt_system, (config.get("mt") or {}).get("prompting")),
             )
         )
+    seeds = (config.get("noncompsst") or {}).get("training", {}).get("seeds")
+    seed_note = f", {len(seeds)} seed(s)" if isinstance(seeds, list) else ""
     if kinds.encoder:
-        seeds = (config.get("noncompsst") or {}).get("training", {}).get("seeds")
-        seed_note = f", {len(seeds)} seed(s)" if isinstance(seeds, list) else ""
         rows.append(
             PlanRow("noncompsst", "encoder", f"SST-7 fine-tuning{seed_note}; r with MAXABS, F1 on the top phrases")
         )
@@ -186,6 +195,33 @@ def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | 
             PlanRow("pss", "encoder", "PSS and relative PSS, linear and DNN heads, frozen (FB) and fine-tuned (FT)")
         )
         rows.append(PlanRow("tre", "encoder", "TRE on SST trees: Spearman rho with WNS, and with TI as baseline"))
+    if kinds.causal:
+        role = kinds.describe()
+        rows += [
+            PlanRow(
+                "noncompsst",
+                role,
+                f"SST-7 fine-tuning{seed_note}, the released head on the last real token; "
+                "r with MAXABS, F1 on the top phrases",
+            ),
+            PlanRow(
+                "plane",
+                role,
+                "fine-tuning with transformers' sequence-classification head on the GOoD and One-IT splits (accuracy)",
+            ),
+            PlanRow(
+                "plane",
+                role,
+                "zero- and two-shot prompting, the verbalisers' filled sentences compared by log-likelihood "
+                "(F1 per template x verbaliser)",
+            ),
+            PlanRow(
+                "pss",
+                role,
+                "PSS and relative PSS, linear and DNN heads, frozen (FB) and fine-tuned (FT), mean of the real tokens",
+            ),
+            PlanRow("tre", role, "TRE on SST trees (mean of the real tokens): Spearman rho with WNS, TI as baseline"),
+        ]
     return rows
 
 
@@ -202,7 +238,7 @@ def choose_families(model: str, kinds: ModelKinds, asked: Sequence[str] | None) 
         raise ConfigError(
             "--model",
             f"{model} fits no family: it is {kinds.describe()}; natcomp tests translation models "
-            "(encoder-decoders with a generation head), causal LMs (decoder-only, prompted to translate) and "
+            "(encoder-decoders with a generation head), causal LMs (decoder-only language models) and "
             "encoders (BERT-like models with a masked-LM type)",
         )
     if not asked:

@@ -143,16 +143,16 @@ def profile_config(
             # Tables 1 and 3 show the sentiment of one model by key: the only one there is.
             section["tables"] = {**(section.get("tables") or {}), "sentiment_model": name}
         elif family == "plane":
-            masked_lm = kinds.masked_lm if kinds else False
+            prompted = kinds.language_model if kinds else False
             nli = kinds.nli if kinds else False
             section["demo_models"] = {**(section.get("demo_models") or {}), "enabled": False}
             section["prompting"] = {
                 **(section.get("prompting") or {}),
-                "enabled": masked_lm,
-                "models": {name: model} if masked_lm else {},
+                "enabled": prompted,
+                "models": {name: model} if prompted else {},
             }
             # zero-shot prompting runs the prompting models without demonstrations (appendix B.1)
-            section["zero_shot"] = {**(section.get("zero_shot") or {}), "enabled": masked_lm}
+            section["zero_shot"] = {**(section.get("zero_shot") or {}), "enabled": prompted}
             section["nli"] = {**(section.get("nli") or {}), "enabled": nli, "models": {name: model} if nli else {}}
             section["finetune"] = {**(section.get("finetune") or {}), "enabled": True, "model": model}
         elif family == "pss":
@@ -186,7 +186,7 @@ def profile_targets(families: Sequence[str], kinds: ModelKinds | None = None) ->
     if "noncompsst" in families:
         targets.append("results/tables/noncompsst/models.tsv")
     if "plane" in families:
-        if kinds is None or kinds.masked_lm:
+        if kinds is None or kinds.language_model:
             targets += ["results/tables/plane/table4_prompting.tsv", "results/tables/plane/table8_zero_shot.tsv"]
         if kinds is None or kinds.nli:
             targets.append("results/tables/plane/table5_nli.tsv")

@@ -11,6 +11,7 @@ from natcomp.mt.config import (
 )
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 from natcomp.mt.systems import is_causal, system_entry
+from natcomp.jobsize import scaled_mem_mb, scaled_runtime
 from natcomp.runs import workflow_built
 
 MT = config["mt"]
@@ -115,10 +116,15 @@ def system_settings(wildcards):
     return system_entry(MT, wildcards.system)
 
 
+def system_model(wildcards):
+    """A system's model: a folder, a shipped model or a Hub id (what its jobs are sized by)."""
+    return MT["systems"][wildcards.system]["model"]
+
+
 def system_model_input(wildcards):
     """A model folder the workflow writes (the demo's stand-in) is the job's input, and a
     causal system's few-shot examples (drawn once, the same for every job)."""
-    model = MT["systems"][wildcards.system]["model"]
+    model = system_model(wildcards)
     inputs = {"model": model} if workflow_built(model) else {}
     if wildcards.system in CAUSAL_SYSTEMS:
         inputs["few_shot"] = f"results/mt/systems/{wildcards.system}/few_shot.tsv"

@@ -49,8 +49,9 @@ rule mt_system_translate:
         "../../../envs/nmt.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=240,
+        # the figures of a base-size model, scaled to the system's (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(system_model, 8000),
+        runtime=scaled_runtime(system_model, 240),
         gpu=1,
     params:
         sets=system_translation_set_names,
@@ -128,8 +129,8 @@ rule mt_system_synonym_probes:
         "../../../envs/nmt.yaml"
     threads: 1
     resources:
-        mem_mb=8000,
-        runtime=30,
+        mem_mb=scaled_mem_mb(system_model, 8000),
+        runtime=scaled_runtime(system_model, 30),
         gpu=1,
     params:
         settings=system_settings,

@@ -5,6 +5,7 @@
 
 from pathlib import Path
 
+from natcomp.jobsize import scaled_mem_mb, scaled_runtime
 from natcomp.runs import workflow_built
 
 NONCOMPSST = config.get("noncompsst", {})

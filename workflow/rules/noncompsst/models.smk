@@ -59,8 +59,9 @@ rule noncompsst_train:
     threads: 1
     resources:
         gpu=1,
-        mem_mb=16000,
-        runtime=120,
+        # the figures of a base-size encoder, scaled to the model's size (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(noncompsst_model_location, 16000),
+        runtime=scaled_runtime(noncompsst_model_location, 120),
     params:
         location=noncompsst_model_location,
         training=noncompsst_model_training,
