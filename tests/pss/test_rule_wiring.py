@@ -32,6 +32,8 @@ def rule(tmp_path_factory):
         key: bert_like[key] for key in ("model", "pooling", "layer", "max_length")
     }
     del config["pss"]["encoders"]["minilm"]["learning_rate"]
+    for family in ("pss", "tre"):  # a decoder-only model pooled at its last real token
+        config[family]["encoders"]["gpt2"] = {"model": "gpt2", "pooling": "last"}
     folder = tmp_path_factory.mktemp("wiring")
     (folder / "config.yaml").write_text(yaml.safe_dump(config))
     return parsed_rules(folder / "config.yaml", folder)
@@ -75,3 +77,17 @@ def test_pss_and_tre_read_the_encoders_own_max_length(rule):
     assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["embed"]["max_length"] == 128
     assert params(rule, "pss_fine_tune", encoder="minilm", head="linear")["settings"]["max_length"] == 128
     assert params(rule, "tre_embed", encoder="minilm", pooling="mean")["embed"].get("max_length", 128) == 128
+
+
+def test_a_last_token_pooled_encoder_is_embedded_and_fine_tuned_with_last_and_its_keys(rule):
+    for family, sets in (("pss", ("train", "test", "pairs")), ("tre", ("sst",))):
+        for name in sets:
+            assert rule(f"{family}_embed").is_producer(f"results/{family}/embeddings/gpt2/last/{name}.npy")
+        embed = params(rule, f"{family}_embed", encoder="gpt2", pooling="last")
+        assert embed["encoder"]["pooling"] == "last"
+        assert (embed["key"], embed["pooling_key"]) == (
+            f"{family}.encoders.gpt2.model",
+            f"{family}.encoders.gpt2.pooling",
+        )
+    fine_tune = params(rule, "pss_fine_tune", encoder="gpt2", head="linear")
+    assert fine_tune["pooling"] == "last" and fine_tune["pooling_key"] == "pss.encoders.gpt2.pooling"

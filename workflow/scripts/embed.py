@@ -1,16 +1,35 @@
 """Embeddings of text sets by one encoder (PSS and TRE): one .npy per input TSV, the model loaded once.
 
 params: ``encoder`` (model, pooling, normalize, layer), ``columns`` (per input, the columns
-embedded in turn), ``embed`` (batch_size, max_length, device), ``key`` (the config key named
-in errors about the model).
+embedded in turn), ``embed`` (batch_size, max_length, device), ``key`` and ``pooling_key``
+(the config keys named in errors about the model and its pooling).
 """
 
 from natcomp import hf
+from natcomp.errors import ConfigError
 from natcomp.rulelog import logged
+
+
+def check_pooling(spec, key, pooling_key):
+    """'cls' of a decoder-only model is a config error, found from the model's config before
+    its weights load: the first token of a decoder has seen only itself."""
+    location = hf.resolve_model(hf.check_model_available(spec.model, key))
+    if spec.pooling != "cls":
+        return
+    from transformers import AutoConfig
+
+    if hf.is_decoder_only(AutoConfig.from_pretrained(location, local_files_only=hf.hub_offline())):
+        raise ConfigError(
+            pooling_key,
+            f"'cls' of a decoder-only model ({spec.model}) is the first token's state, which has seen only itself; "
+            "expected mean or last",
+        )
+
 
 with logged(snakemake.log[0]) as log:
     hf.set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     spec = hf.EncoderSpec(**snakemake.params.encoder)
+    check_pooling(spec, snakemake.params.key, snakemake.params.pooling_key)
     inputs = list(zip(snakemake.input.texts, snakemake.params.columns))
     shapes = hf.embed_text_files(
         spec, inputs, list(snakemake.output), settings=snakemake.params.embed, key=snakemake.params.key

@@ -7,7 +7,13 @@ between layers, which the paper does not name).
 FB ("feature based"): the encoder is frozen; the head is trained on cached embeddings
 (:func:`train_head`). FT: the encoder and the head are trained together
 (:func:`fine_tune_encoder`, through :func:`natcomp.hf.fine_tune_classifier`), pooling the
-last layer like :func:`natcomp.hf.encode`.
+same layer the same way as :func:`natcomp.hf.encode` (:func:`natcomp.hf.hidden_states`,
+:func:`natcomp.hf.pool_states`).
+
+A decoder-only model (GPT-2, Llama) is fine-tuned the same way: with pooling ``last`` and
+the ``linear`` head this is transformers' sequence-classification head of a causal LM (a
+linear map of the last real token's state), with pooling ``mean`` the head reads the mean
+of the real tokens' states (docs/pss_tre.md, "Causal LMs").
 """
 
 from __future__ import annotations
@@ -18,6 +24,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+
+from natcomp.errors import ConfigError
 
 __all__ = [
     "HEADS",
@@ -114,34 +122,31 @@ def predict_head(head: torch.nn.Module, embeddings: np.ndarray) -> np.ndarray:
 
 
 class EncoderClassifier(torch.nn.Module):
-    """An encoder, pooling of one of its layers (``cls`` or ``mean``; ``layer`` -1: the last) and a head: the FT model.
+    """An encoder, pooling of one of its layers (:data:`natcomp.hf.POOLINGS`; ``layer`` -1: the
+    last) and a head: the FT model.
 
     Fulfils :mod:`natcomp.hf.training`'s contract: ``forward(input_ids, attention_mask,
-    token_type_ids=None, labels=None)`` returns ``{"loss", "logits"}``.
+    token_type_ids=None, labels=None)`` returns ``{"loss", "logits"}``. The states and the
+    pooling are :func:`natcomp.hf.encode`'s, so FT reads a sentence as FB does (a decoder-only
+    encoder gets position ids counted from each text's first real token).
     """
 
     def __init__(
         self, encoder: torch.nn.Module, head: torch.nn.Module, pooling: str, normalize: bool = False, layer: int = -1
     ):
+        from natcomp import hf
+
         super().__init__()
-        if pooling not in ("cls", "mean"):
-            raise ValueError(f"pooling must be cls or mean, not {pooling!r}")
+        if pooling not in hf.POOLINGS:
+            raise ValueError(f"pooling must be one of {', '.join(hf.POOLINGS)}, not {pooling!r}")
         self.encoder, self.head, self.pooling, self.normalize, self.layer = encoder, head, pooling, normalize, layer
 
     def forward(self, input_ids, attention_mask, token_type_ids=None, labels=None):
+        from natcomp import hf
+
         extra = {} if token_type_ids is None else {"token_type_ids": token_type_ids}
-        if self.layer == -1:
-            hidden = self.encoder(input_ids=input_ids, attention_mask=attention_mask, **extra).last_hidden_state
-        else:  # the layer the frozen embeddings pool (natcomp.hf.encode's ``layer``)
-            output = self.encoder(
-                input_ids=input_ids, attention_mask=attention_mask, output_hidden_states=True, **extra
-            )
-            hidden = output.hidden_states[self.layer]
-        if self.pooling == "cls":
-            pooled = hidden[:, 0]
-        else:
-            mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
+        hidden = hf.hidden_states(self.encoder, input_ids, attention_mask, layer=self.layer, **extra)
+        pooled = hf.pool_states(hidden, attention_mask, self.pooling)
         if self.normalize:
             pooled = torch.nn.functional.normalize(pooled, dim=-1)
         logits = self.head(pooled)
@@ -179,17 +184,27 @@ def fine_tune_encoder(
     normalize: bool = False,
     layer: int = -1,
     key: str = "model",
+    pooling_key: str = "pooling",
     log: logging.Logger | None = None,
 ):
     """Fine-tune an encoder with a fresh ``head_kind`` head (FT mode); returns ``(model, tokenizer)``.
 
     ``settings`` is a :class:`natcomp.hf.FineTuneSettings`; the head's initial weights are
-    seeded with ``settings.seed``.
+    seeded with ``settings.seed``. ``key`` and ``pooling_key`` name the model and the pooling
+    in errors: ``cls`` pooling of a decoder-only model is a :class:`ConfigError` before any
+    training (its first token's state has seen only that token).
     """
     from natcomp import hf
 
     hf.check_model_available(model, key)
-    encoder, tokenizer = hf.load_encoder(model, key), hf.load_tokenizer(model, key)
+    encoder = hf.load_encoder(model, key)
+    if pooling == "cls" and hf.is_decoder_only(encoder):
+        raise ConfigError(
+            pooling_key,
+            f"'cls' of a decoder-only model ({model}) is the first token's state, which has seen only "
+            "itself; expected mean or last",
+        )
+    tokenizer = hf.load_tokenizer(model, key)
     torch.manual_seed(settings.seed)
     classes = max(int(max(labels)) + 1, 2)
     classifier = EncoderClassifier(

@@ -162,9 +162,13 @@ def evaluate_fine_tuned(
     pooling: str,
     normalize: bool = False,
     layer: int = -1,
+    key: str = "model",
+    pooling_key: str = "pooling",
     log: logging.Logger | None = None,
 ) -> list[dict[str, object]]:
-    """FT mode: fine-tune ``model`` with a fresh ``head`` (``settings``: :class:`natcomp.hf.FineTuneSettings`); score it."""
+    """FT mode: fine-tune ``model`` with a fresh ``head`` (``settings``: :class:`natcomp.hf.FineTuneSettings`); score it.
+
+    ``key`` and ``pooling_key`` name the encoder's model and pooling in errors."""
     from natcomp.pss.classifiers import fine_tune_encoder, predict_texts
 
     classifier, tokenizer = fine_tune_encoder(
@@ -176,6 +180,8 @@ def evaluate_fine_tuned(
         pooling=pooling,
         normalize=normalize,
         layer=layer,
+        key=key,
+        pooling_key=pooling_key,
         log=log,
     )
     batch = {"batch_size": settings.batch_size, "max_length": settings.max_length}

@@ -37,6 +37,11 @@ def pss_model_key(wildcards):
     return f"pss.encoders.{wildcards.encoder}.model"
 
 
+def pss_pooling_key(wildcards):
+    """The config key named in errors about an encoder's pooling."""
+    return f"pss.encoders.{wildcards.encoder}.pooling"
+
+
 def pss_encoder(wildcards):
     return PSS["encoders"][wildcards.encoder]
 

@@ -73,7 +73,7 @@ rule pss_embed:
         "results/benchmarks/pss/pss_embed/{encoder}.{pooling}.tsv"
     wildcard_constraints:
         encoder="|".join(PSS_ENCODERS),
-        pooling="cls|mean",
+        pooling="cls|mean|last",
     conda:
         "../../../envs/pss.yaml"
     resources:
@@ -83,6 +83,7 @@ rule pss_embed:
         columns=[PSS_SET_COLUMNS[name] for name in PSS_SETS],
         embed=pss_embed_settings,
         key=pss_model_key,
+        pooling_key=pss_pooling_key,
     script:
         "../../scripts/embed.py"
 
@@ -136,6 +137,7 @@ rule pss_fine_tune:
         layer=pss_layer,
         settings=pss_fine_tune_settings,
         key=pss_model_key,
+        pooling_key=pss_pooling_key,
     script:
         "../../scripts/pss/fine_tune.py"
 

@@ -33,6 +33,11 @@ def tre_model_key(wildcards):
     return f"tre.encoders.{wildcards.encoder}.model"
 
 
+def tre_pooling_key(wildcards):
+    """The config key named in errors about an encoder's pooling."""
+    return f"tre.encoders.{wildcards.encoder}.pooling"
+
+
 def tre_normalize(wildcards):
     return tre_encoder(wildcards).get("normalize", False)
 

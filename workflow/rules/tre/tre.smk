@@ -69,7 +69,7 @@ rule tre_embed:
         "results/benchmarks/tre/tre_embed/{encoder}.{pooling}.tsv"
     wildcard_constraints:
         encoder="|".join(TRE_ENCODERS),
-        pooling="cls|mean",
+        pooling="cls|mean|last",
     conda:
         "../../../envs/tre.yaml"
     resources:
@@ -79,6 +79,7 @@ rule tre_embed:
         columns=[["sentence"]] * len(TRE_SETS),
         embed=tre_embed_settings,
         key=tre_model_key,
+        pooling_key=tre_pooling_key,
     script:
         "../../scripts/embed.py"
 

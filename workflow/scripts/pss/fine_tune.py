@@ -21,6 +21,8 @@ with logged(snakemake.log[0]) as log:
         pooling=snakemake.params.pooling,
         normalize=snakemake.params.normalize,
         layer=snakemake.params.layer,
+        key=snakemake.params.key,
+        pooling_key=snakemake.params.pooling_key,
         log=log,
     )
     rows = [
