@@ -6,24 +6,18 @@ embedded in turn), ``embed`` (batch_size, max_length, device), ``key`` and ``poo
 """
 
 from natcomp import hf
-from natcomp.errors import ConfigError
 from natcomp.rulelog import logged
 
 
 def check_pooling(spec, key, pooling_key):
-    """'cls' of a decoder-only model is a config error, found from the model's config before
-    its weights load: the first token of a decoder has seen only itself."""
+    """Pooling 'cls' of a decoder-only model is a config error, found from the model's config
+    before its weights load."""
     location = hf.resolve_model(hf.check_model_available(spec.model, key))
-    if spec.pooling != "cls":
-        return
-    from transformers import AutoConfig
+    if spec.pooling == "cls":
+        from transformers import AutoConfig
 
-    if hf.is_decoder_only(AutoConfig.from_pretrained(location, local_files_only=hf.hub_offline())):
-        raise ConfigError(
-            pooling_key,
-            f"'cls' of a decoder-only model ({spec.model}) is the first token's state, which has seen only itself; "
-            "expected mean or last",
-        )
+        config = AutoConfig.from_pretrained(location, local_files_only=hf.hub_offline())
+        hf.check_pooling(config, spec.pooling, spec.model, pooling_key)
 
 
 with logged(snakemake.log[0]) as log:

@@ -42,6 +42,7 @@ from natcomp.hf.embedding import (  # noqa: E402
 from natcomp.hf.inference import (  # noqa: E402
     POOLINGS,
     TextInput,
+    check_pooling,
     classify,
     encode,
     hidden_states,
@@ -130,6 +131,7 @@ __all__ = [
     "build_tiny_model",
     "build_tiny_translation_model",
     "check_model_available",
+    "check_pooling",
     "classify",
     "device",
     "encode",

@@ -115,6 +115,17 @@ def pool_states(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str
     raise ConfigError("pooling", f"'{pooling}' is not a pooling; expected one of {', '.join(POOLINGS)}")
 
 
+def check_pooling(model_or_config, pooling: str, name: str, key: str) -> None:
+    """A :class:`ConfigError` naming ``key`` for ``cls`` pooling of a decoder-only model
+    (a model, its config or a config mapping): its first token's state has seen only itself."""
+    if pooling == "cls" and is_decoder_only(model_or_config):
+        raise ConfigError(
+            key,
+            f"'cls' of a decoder-only model ({name}) is the first token's state, which has seen only itself; "
+            "expected mean or last",
+        )
+
+
 def hidden_states(
     model: torch.nn.Module, input_ids: torch.Tensor, attention_mask: torch.Tensor, *, layer: int = -1, **extra
 ) -> torch.Tensor:

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 import numpy as np
 import torch
 
-from natcomp.errors import ConfigError
 
 __all__ = [
     "HEADS",
@@ -198,12 +197,7 @@ def fine_tune_encoder(
 
     hf.check_model_available(model, key)
     encoder = hf.load_encoder(model, key)
-    if pooling == "cls" and hf.is_decoder_only(encoder):
-        raise ConfigError(
-            pooling_key,
-            f"'cls' of a decoder-only model ({model}) is the first token's state, which has seen only "
-            "itself; expected mean or last",
-        )
+    hf.check_pooling(encoder, pooling, model, pooling_key)
     tokenizer = hf.load_tokenizer(model, key)
     torch.manual_seed(settings.seed)
     classes = max(int(max(labels)) + 1, 2)

@@ -1,4 +1,5 @@
 # PSS family: config shortcuts, input functions and the family's final outputs.
+from natcomp.jobsize import scaled_mem_mb, scaled_runtime
 from natcomp.pss.encoders import learning_rate_for
 
 PSS = config["pss"]

@@ -78,6 +78,9 @@ rule pss_embed:
         "../../../envs/pss.yaml"
     resources:
         gpu=1,
+        # a base-size encoder's figures, scaled to the model (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(pss_model, 4000),
+        runtime=scaled_runtime(pss_model, 30),
     params:
         encoder=pss_encoder_spec,
         columns=[PSS_SET_COLUMNS[name] for name in PSS_SETS],
@@ -130,6 +133,9 @@ rule pss_fine_tune:
         "../../../envs/pss.yaml"
     resources:
         gpu=1,
+        # a base-size encoder's figures, scaled to the model (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(pss_model, 8000),
+        runtime=scaled_runtime(pss_model, 60),
     params:
         model=pss_model,
         pooling=pss_pooling,

@@ -1,4 +1,6 @@
 # TRE family: config shortcuts, input functions and the family's final outputs.
+from natcomp.jobsize import scaled_mem_mb, scaled_runtime
+
 TRE = config["tre"]
 TRE_ENCODERS = list(TRE["encoders"])
 TRE_TREES = "results/downloads/tre/sst_ptb"

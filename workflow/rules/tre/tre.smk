@@ -74,6 +74,9 @@ rule tre_embed:
         "../../../envs/tre.yaml"
     resources:
         gpu=1,
+        # a base-size encoder's figures, scaled to the model (natcomp.jobsize)
+        mem_mb=scaled_mem_mb(tre_model, 4000),
+        runtime=scaled_runtime(tre_model, 30),
     params:
         encoder=tre_encoder_spec,
         columns=[["sentence"]] * len(TRE_SETS),
