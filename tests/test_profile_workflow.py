@@ -82,6 +82,32 @@ def models(tmp_path_factory) -> dict[str, Path]:
     return built
 
 
+#: the rules whose jobs load a causal LM the profile runs
+CAUSAL_MODEL_RULES = (
+    "mt_system_translate",
+    "noncompsst_train",
+    "plane_finetune",
+    "plane_prompting",
+    "plane_zero_shot",
+    "pss_embed",
+    "pss_fine_tune",
+    "tre_embed",
+)
+
+
+def planned_resources(dry_run_output: str) -> dict[str, list[dict]]:
+    """Each planned job's resources (``snakemake -n``'s ``resources:`` lines), by rule."""
+    resources: dict[str, list[dict]] = {}
+    rule = None
+    for line in dry_run_output.splitlines():
+        if line.startswith(("rule ", "localrule ")):
+            rule = line.split()[1].rstrip(":")
+        elif line.strip().startswith("resources:"):
+            fields = dict(part.strip().split("=", 1) for part in line.split(":", 1)[1].split(","))
+            resources.setdefault(rule, []).append(fields)
+    return resources
+
+
 def planned_kinds(model):
     from natcomp.profile import fit
 
@@ -122,19 +148,7 @@ OTHER_FAMILY_RULES = {
             (
                 kind,
                 [role, "translating by prompting: prompt '{source_language}: {source}\\n{target_language}:', 0-shot"],
-                [
-                    "mt_system_few_shot",
-                    "mt_system_translate",
-                    "mt_system_synonym_probes",
-                    "mt_tables",
-                    "noncompsst_train",
-                    "plane_finetune",
-                    "plane_prompting",
-                    "plane_zero_shot",
-                    "pss_embed",
-                    "pss_fine_tune",
-                    "tre_embed",
-                ],
+                ["mt_system_few_shot", "mt_system_synonym_probes", "mt_tables", *CAUSAL_MODEL_RULES],
                 ["mt_train", "mt_demo_causal_lm", "plane_nli", "plane_demo_models", "pss_tiny_encoder"],
             )
             # the other two architectures are planned without Snakemake below (each dry run costs ~40 s)
@@ -242,13 +256,7 @@ def test_a_paper_scale_profile_is_one_dag(models, tmp_path):
         cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
     )  # fmt: skip
     assert detail.returncode == 0, detail.stderr[-3000:]
-    gpu = {}
-    rule = None
-    for line in detail.stdout.splitlines():
-        if line.startswith(("rule ", "localrule ")):
-            rule = line.split()[1].rstrip(":")
-        elif line.strip().startswith("resources:"):
-            gpu.setdefault(rule, set()).add("gpu=1" in line)
+    gpu = {rule: {job.get("gpu") == "1" for job in jobs} for rule, jobs in planned_resources(detail.stdout).items()}
     model_rules = ("noncompsst_train", "plane_finetune", "plane_prompting", "pss_embed", "pss_fine_tune", "tre_embed")
     assert all(gpu.get(rule) == {True} for rule in model_rules), gpu
 
@@ -290,27 +298,10 @@ def test_a_paper_scale_profile_of_a_05b_llm_plans_each_gpu_jobs_memory_and_time(
         cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
     )  # fmt: skip
     assert detail.returncode == 0, detail.stderr[-3000:]
-    resources: dict[str, list[dict]] = {}
-    rule = None
-    for line in detail.stdout.splitlines():
-        if line.startswith(("rule ", "localrule ")):
-            rule = line.split()[1].rstrip(":")
-        elif line.strip().startswith("resources:"):
-            fields = dict(part.strip().split("=", 1) for part in line.split(":", 1)[1].split(","))
-            resources.setdefault(rule, []).append(fields)
+    resources = planned_resources(detail.stdout)
     weights_mb = jobsize.job_mem_mb(folder, 0)
     assert 3_800 < weights_mb < 4_100, "8 bytes per parameter of a 0.5B model"
-    model_rules = (
-        "mt_system_translate",
-        "noncompsst_train",
-        "plane_finetune",
-        "plane_prompting",
-        "plane_zero_shot",
-        "pss_embed",
-        "pss_fine_tune",
-        "tre_embed",
-    )
-    for name in model_rules:
+    for name in CAUSAL_MODEL_RULES:
         assert resources.get(name), f"{name} is not planned"
         for job in resources[name]:
             assert job.get("gpu") == "1", (name, job)
