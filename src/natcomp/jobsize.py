@@ -5,7 +5,8 @@ A rule declares what its job needs for a base-size encoder (BERT-base, 110M para
 the size its family's paper ran; :func:`job_mem_mb` and :func:`job_runtime_min` scale that
 to the model the run names, so ``natcomp evaluate --model <an LLM> --configfile
 config/paper.yaml -n`` (or ``snakemake -n``) shows each GPU job's memory and time before a
-GPU hour is spent (issue 34). Decisions (docs/running.md, "Memory and time of a job"):
+GPU hour is spent (issue 34). Decisions (docs/running.md, "Memory and time of a job that
+runs a model"):
 
 - *host memory*: the job loads the weights in float32 on the CPU before it moves them to
   the GPU, and ``from_pretrained`` holds a second copy for a moment: 2 x 4 bytes per
@@ -14,7 +15,7 @@ GPU hour is spent (issue 34). Decisions (docs/running.md, "Memory and time of a 
   (Kaplan et al. 2020), so the time of the same data scales with the parameters: the rule's
   minutes x parameters / 110M, never below the rule's minutes;
 - a model whose config is neither a folder, a shipped model nor in the Hugging Face cache
-  gets the rule's own figures (``natcomp evaluate`` reads the config first, which caches it).
+  is sized as a base-size model (``natcomp evaluate`` reads the config first, which caches it).
 """
 
 from __future__ import annotations
