@@ -12,12 +12,8 @@ from natcomp.rulelog import logged
 def check_pooling(spec, key, pooling_key):
     """Pooling 'cls' of a decoder-only model is a config error, found from the model's config
     before its weights load."""
-    location = hf.resolve_model(hf.check_model_available(spec.model, key))
     if spec.pooling == "cls":
-        from transformers import AutoConfig
-
-        config = AutoConfig.from_pretrained(location, local_files_only=hf.hub_offline())
-        hf.check_pooling(config, spec.pooling, spec.model, pooling_key)
+        hf.check_pooling(hf.load_config(spec.model, key), spec.pooling, spec.model, pooling_key)
 
 
 with logged(snakemake.log[0]) as log:

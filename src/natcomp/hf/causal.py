@@ -34,7 +34,7 @@ hide_mismatched_torchaudio()  # before anything imports a transformers model cla
 from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402
 
 from natcomp.hf.inference import length_sorted_batches  # noqa: E402
-from natcomp.hf.models import _load, check_model_available, ensure_pad_token, save_model, set_threads  # noqa: E402
+from natcomp.hf.models import _load, check_model_available, ensure_pad_token, load_config, save_model, set_threads  # noqa: E402
 from natcomp.hf.models import device as pick_device  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -199,10 +199,10 @@ def load_causal_lm(name_or_path: str | os.PathLike, key: str = "model"):
     computation). The model is in eval mode. A model that is not a causal LM
     (:func:`causal_lm_problem`) is a :class:`ConfigError` naming ``key``.
     """
-    from transformers import AutoConfig, AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM, AutoTokenizer
 
     check_model_available(name_or_path, key)
-    config = _load(AutoConfig, "config", name_or_path, key)
+    config = load_config(name_or_path, key)
     problem = causal_lm_problem(config)
     if problem is not None:
         raise ConfigError(key, f"'{name_or_path}' is not a causal language model: {problem}")

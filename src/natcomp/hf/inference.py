@@ -193,8 +193,9 @@ def encode(
     ``pooling="cls"`` takes the first token's vector; ``"mean"`` averages the vectors of the
     real tokens (the attention mask excludes padding, so a text gets the same embedding
     whatever it is batched with); ``"last"`` takes the last real token's vector (a
-    decoder-only model's, on either padding side: :func:`pool_states`). ``normalize`` scales each embedding to unit length (what
-    sentence-transformers' all-MiniLM-L6-v2 does after mean pooling). Works for bare
+    decoder-only model's, on either padding side: :func:`pool_states`). ``normalize``
+    scales each embedding to unit length (what sentence-transformers' all-MiniLM-L6-v2
+    does after mean pooling). Works for bare
     encoders (``last_hidden_state``) and for task models (asked for ``hidden_states``).
     ``device`` None runs where the model is; otherwise the model is moved there.
     ``layer`` picks the hidden states pooled, counted like ``hidden_states`` (0 the

@@ -47,7 +47,11 @@ def is_causal_lm_config(config: Mapping) -> bool:
     architectures = [str(name) for name in config.get("architectures") or []]
     if architectures:
         return any(name in classes or name.endswith("ForCausalLM") for name in architectures)
-    model_type = str(config.get("model_type", ""))
+    return _decoder_only_type(str(config.get("model_type", "")))
+
+
+def _decoder_only_type(model_type: str) -> bool:
+    types, _ = _causal_lm_classes()
     return model_type in types and model_type not in masked_lm_model_types()
 
 
@@ -58,13 +62,5 @@ def is_decoder_only(model_or_config) -> bool:
     with a sequence-classification head still counts. Its states see only the left
     context: the last real token, not the first, sums up a text."""
     config = getattr(model_or_config, "config", model_or_config)
-    if not isinstance(config, Mapping):
-        if getattr(config, "is_encoder_decoder", False):
-            return False
-        model_type = str(getattr(config, "model_type", ""))
-    else:
-        if config.get("is_encoder_decoder", False):
-            return False
-        model_type = str(config.get("model_type", ""))
-    types, _ = _causal_lm_classes()
-    return model_type in types and model_type not in masked_lm_model_types()
+    read = config.get if isinstance(config, Mapping) else lambda name, default: getattr(config, name, default)
+    return not read("is_encoder_decoder", False) and _decoder_only_type(str(read("model_type", "")))

@@ -208,6 +208,13 @@ def ensure_pad_token(tokenizer, name_or_path: str | os.PathLike, key: str = "mod
     return tokenizer
 
 
+def load_config(name_or_path: str | os.PathLike, key: str = "model"):
+    """The config of a model (``AutoConfig``): no weights are read."""
+    from transformers import AutoConfig
+
+    return _load(AutoConfig, "config", name_or_path, key)
+
+
 def load_encoder(name_or_path: str | os.PathLike, key: str = "model"):
     """The bare encoder of a model (``AutoModel``), in eval mode."""
     from transformers import AutoModel
@@ -243,7 +250,7 @@ def load_sequence_classifier(
     checkpoint whose head is kept it may only name labels the checkpoint left unnamed
     (``LABEL_0`` ...): renaming a trained head's labels would silently relabel its outputs.
     """
-    from transformers import AutoConfig, AutoModelForSequenceClassification, set_seed
+    from transformers import AutoModelForSequenceClassification, set_seed
 
     if id2label is not None:
         id2label = {int(index): str(label) for index, label in id2label.items()}
@@ -254,7 +261,7 @@ def load_sequence_classifier(
         num_labels = len(id2label)
     if num_labels is not None and num_labels < 1:
         raise ConfigError(key, f"num_labels must be at least 1, got {num_labels}")
-    config = _load(AutoConfig, "config", name_or_path, key)
+    config = load_config(name_or_path, key)
     kwargs = {}
     if num_labels is not None and num_labels != config.num_labels:
         kwargs["ignore_mismatched_sizes"] = True

@@ -29,7 +29,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping, Sequence
-from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -361,15 +360,7 @@ def evaluate_zero_shot(
 def is_causal_lm(model_name: str, key: str = "plane.prompting.models") -> bool:
     """Whether the model (checked available first) is a decoder-only causal LM, read from its
     config (:func:`natcomp.hf.kinds.is_causal_lm_config`); a masked LM is not."""
-    from transformers import AutoConfig
-
-    source = hf.check_model_available(model_name, key)
-    try:
-        config = AutoConfig.from_pretrained(source, local_files_only=Path(source).is_dir() or hf.hub_offline())
-    except (OSError, ValueError) as error:
-        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-        raise ConfigError(key, f"cannot read the config of '{model_name}': {first_line}") from error
-    return is_causal_lm_config(config.to_dict())
+    return is_causal_lm_config(hf.load_config(model_name, key).to_dict())
 
 
 def causal_generator(model_name: str, settings: PromptSettings, key: str = "plane.prompting.models"):
