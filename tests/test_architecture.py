@@ -69,6 +69,19 @@ def test_the_core_imports_no_family():
         f"{path.name} imports {module}"
         for path in core_files
         for module in _imported_natcomp_modules(path)
-        if module.split(".")[1] in FAMILIES and path.name != "scoring.py"
+        if module.split(".")[1] in FAMILIES
     )
     assert crossings == []
+
+
+@pytest.mark.parametrize("package", FAMILIES + CORE_PACKAGES)
+def test_no_sub_package_imports_the_command_line(package):
+    """natcomp.cli imports every family's cli module; they take their option checkers from
+    natcomp.cliargs, below them, so no import points back up (no circle)."""
+    upward = sorted(
+        f"{path.relative_to(PACKAGE)} imports {module}"
+        for path in (PACKAGE / package).rglob("*.py")
+        for module in _imported_natcomp_modules(path)
+        if module == "natcomp.cli" or module.startswith("natcomp.cli.")
+    )
+    assert upward == []

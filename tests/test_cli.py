@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import natcomp
-from natcomp import cli
+from natcomp import cli, cliargs
 from natcomp.cli import main
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
@@ -273,18 +273,18 @@ def test_an_invalid_choice_or_bad_json_is_one_line_with_the_choices(argv, line, 
 @pytest.mark.parametrize(
     ("checker", "text", "value", "message"),
     [
-        (cli.positive_int, "3", 3, None),
-        (cli.positive_int, "0", None, "expected an integer at least 1, not 0"),
-        (cli.positive_int, "1.5", None, "expected an integer at least 1, not '1.5'"),
-        (cli.int_range(1, 10), "11", None, "expected an integer from 1 to 10, not 11"),
-        (cli.non_negative_float, "0", 0.0, None),
-        (cli.non_negative_float, "-0.5", None, "expected a number at least 0, not -0.5"),
-        (cli.non_negative_float, "inf", None, "expected a number at least 0, not inf"),
-        (cli.positive_float, "0", None, "expected a number above 0, not 0"),
-        (cli.float_range(0, 100, low_open=True), "100", 100.0, None),
-        (cli.float_range(0, 100, low_open=True), "nan", None, "expected a number above 0 and at most 100, not nan"),
-        (cli.json_object, '{"a": 1}', {"a": 1}, None),
-        (cli.json_object, "[1]", None, "expected a JSON object"),
+        (cliargs.positive_int, "3", 3, None),
+        (cliargs.positive_int, "0", None, "expected an integer at least 1, not 0"),
+        (cliargs.positive_int, "1.5", None, "expected an integer at least 1, not '1.5'"),
+        (cliargs.int_range(1, 10), "11", None, "expected an integer from 1 to 10, not 11"),
+        (cliargs.non_negative_float, "0", 0.0, None),
+        (cliargs.non_negative_float, "-0.5", None, "expected a number at least 0, not -0.5"),
+        (cliargs.non_negative_float, "inf", None, "expected a number at least 0, not inf"),
+        (cliargs.positive_float, "0", None, "expected a number above 0, not 0"),
+        (cliargs.float_range(0, 100, low_open=True), "100", 100.0, None),
+        (cliargs.float_range(0, 100, low_open=True), "nan", None, "expected a number above 0 and at most 100, not nan"),
+        (cliargs.json_object, '{"a": 1}', {"a": 1}, None),
+        (cliargs.json_object, "[1]", None, "expected a JSON object"),
     ],
 )
 def test_the_shared_option_checkers(checker, text, value, message):

@@ -11,10 +11,12 @@ existing file where a folder is written...) is printed as the one line ``natcomp
 (:func:`natcomp.errors.one_line`). A command line argparse refuses (an unknown option,
 an invalid choice, a value an option's checker refuses) is the same one line, naming the
 option (``natcomp: error: --beam: expected an integer at least 1, not 0``), not argparse's
-usage and error (:class:`ArgumentParser`). Every numeric option is checked by one of the
-shared ``type=`` checkers here (:func:`int_range`, :func:`float_range`, :func:`json_object`),
-so a bad value stops the command before it reads or writes a byte. Outputs are only written once everything has been
-computed, and atomically, so a failing command leaves no partial files. ``natcomp
+usage and error (:class:`natcomp.cliargs.ArgumentParser`). Every numeric option is checked by
+one of the shared ``type=`` checkers of :mod:`natcomp.cliargs` (``int_range``, ``float_range``,
+``json_object``), which the families import from there, not from here (this module imports
+theirs), so a bad value stops the command before it reads or writes a byte. Outputs are only
+written once everything has been computed, and atomically, so a failing command leaves no
+partial files. ``natcomp
 --version`` prints ``natcomp <version>``.
 
 Groups: ``natcomp mt`` (score, sources, fragments, evaluate), ``natcomp noncompsst``,
@@ -33,94 +35,16 @@ fairseq) and no pandas; each command imports what it needs when it runs.
 from __future__ import annotations
 
 import argparse
-import json
-import math
-import re
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 
-from natcomp.errors import NatcompError, one_line
+from natcomp.cliargs import ArgumentParser
+from natcomp.errors import one_line
 
 PROG = "natcomp"
 
 #: the old top-level spellings of the MT commands -> their group (kept until natcomp 0.2)
 MOVED_COMMANDS = {"score": "mt", "sources": "mt", "fragments": "mt"}
-
-
-# --------------------------------------------------------------------------------------
-# the one-line usage errors and the shared option checkers
-
-
-class UsageError(NatcompError):
-    """A command line argparse refuses (an unknown option, an invalid choice, a value a checker refuses)."""
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse's parser whose errors are natcomp's one line (``natcomp: error: --option: ...``, exit 2)
-    instead of the usage and the error; sub-command parsers inherit the class (``add_subparsers``)."""
-
-    def error(self, message: str):
-        raise UsageError(usage_message(message))
-
-
-def usage_message(message: str) -> str:
-    """argparse's error message in natcomp's words: the option first, choices without quotes."""
-    message = re.sub(r"^argument ([^:]+): ", lambda found: f"{found.group(1).split('/')[0]}: ", message)
-    choice = re.search(r"invalid choice: (.*) \(choose from (.*)\)$", message)
-    if choice:
-        choices = ", ".join(part.strip().strip("'") for part in choice.group(2).split(","))
-        message = f"{message[: choice.start()]}invalid choice {choice.group(1)} (choose from {choices})"
-    return message
-
-
-def _number_checker(kind: type, low: float | None, high: float | None, low_open: bool) -> Callable[[str], object]:
-    name = "an integer" if kind is int else "a number"
-    if low is not None and high is not None:
-        allowed = f"{name} above {low:g} and at most {high:g}" if low_open else f"{name} from {low:g} to {high:g}"
-    elif low is not None:
-        allowed = f"{name} above {low:g}" if low_open else f"{name} at least {low:g}"
-    else:
-        allowed = name
-
-    def check(text: str):
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected {allowed}, not {text!r}") from None
-        too_low = low is not None and (value <= low if low_open else value < low)
-        if (kind is float and not math.isfinite(value)) or too_low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"expected {allowed}, not {text}")
-        return value
-
-    return check
-
-
-def int_range(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type=`` for an integer option from ``low`` to ``high`` (either open: None)."""
-    return _number_checker(int, low, high, low_open=False)
-
-
-def float_range(low: float | None = None, high: float | None = None, *, low_open: bool = False):
-    """An argparse ``type=`` for a finite number from ``low`` (excluded with ``low_open``) to ``high``."""
-    return _number_checker(float, low, high, low_open)
-
-
-def json_object(text: str) -> dict:
-    """An argparse ``type=`` for a JSON object (``{"key": value}``)."""
-    try:
-        value = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise argparse.ArgumentTypeError(f"expected a JSON object, not {text!r} ({error.msg})") from None
-    if not isinstance(value, dict):
-        raise argparse.ArgumentTypeError(f'expected a JSON object ({{"key": value}}), not {text!r}')
-    return value
-
-
-#: the checkers most options share
-positive_int = int_range(1)
-non_negative_int = int_range(0)
-non_negative_float = float_range(0.0)
-positive_float = float_range(0.0, low_open=True)
 
 
 # --------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ import os
 import sys
 from pathlib import Path
 
-from natcomp.cli import int_range, non_negative_float, non_negative_int, positive_int
+from natcomp.cliargs import int_range, non_negative_float, non_negative_int, positive_int
 from natcomp.errors import ConfigError, InputError, NatcompError
 
 __all__ = ["add_subcommands", "system_settings"]

@@ -1,7 +1,7 @@
 """Reading, scoring and summarising the items of the MT compositionality tests.
 
-This is the public scoring API (``natcomp.mt.scoring``; ``natcomp.scoring`` re-exports it
-for one release): the judgements of :mod:`natcomp.mt.consistency` applied to item files
+This is the public scoring API (``natcomp.mt.scoring``; the old path ``natcomp.scoring`` is
+gone): the judgements of :mod:`natcomp.mt.consistency` applied to item files
 and translations from any MT system. Which columns, conditions and labels each test has
 comes from the test registry, :mod:`natcomp.mt.registry`.
 

@@ -22,7 +22,7 @@ import sys
 import zipfile
 from pathlib import Path
 
-from natcomp.cli import non_negative_float, positive_int
+from natcomp.cliargs import non_negative_float, positive_int
 from natcomp.errors import InputError, NatcompError, OptionError
 
 __all__ = ["add_subcommands"]

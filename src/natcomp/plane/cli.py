@@ -12,7 +12,7 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from natcomp.cli import json_object, positive_int
+from natcomp.cliargs import json_object, positive_int
 from natcomp.errors import OptionError
 
 

@@ -22,7 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from natcomp.cli import positive_int
+from natcomp.cliargs import positive_int
 from natcomp.errors import InputError, OptionError
 
 __all__ = ["RunPlan", "add_run_arguments", "add_subcommands", "evaluate_model", "model_help", "plan_run", "run_name"]

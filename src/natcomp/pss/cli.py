@@ -16,7 +16,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.cli import float_range
+from natcomp.cliargs import float_range
 from natcomp.errors import InputError
 
 __all__ = ["add_subcommands"]

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.cli import positive_float, positive_int
+from natcomp.cliargs import positive_float, positive_int
 from natcomp.errors import InputError
 
 __all__ = ["add_subcommands"]
