@@ -16,8 +16,7 @@ one of the shared ``type=`` checkers of :mod:`natcomp.cliargs` (``int_range``, `
 ``json_object``), which the families import from there, not from here (this module imports
 theirs), so a bad value stops the command before it reads or writes a byte. Outputs are only
 written once everything has been computed, and atomically, so a failing command leaves no
-partial files. ``natcomp
---version`` prints ``natcomp <version>``.
+partial files. ``natcomp --version`` prints ``natcomp <version>``.
 
 Groups: ``natcomp mt`` (score, sources, fragments, evaluate), ``natcomp noncompsst``,
 ``natcomp plane``, ``natcomp pss``, ``natcomp tre``. The MT commands that sat at the top
