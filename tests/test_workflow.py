@@ -47,8 +47,10 @@ def test_demo_dry_run():
     assert jobs["mt_tokenise_train_chunk"] == 4, "2 chunks x 2 languages"
     assert jobs["mt_demo_corpus"] == 1
     assert jobs["mt_bleu"] == 8
-    epochs = 2 * (3 + 5)  # small: 3 kept epoch checkpoints, full: 5, for 2 seeds each
-    assert jobs["mt_translate"] == 4 + epochs, "one translation job per best and kept epoch checkpoint"
+    epochs = 2 * (2 + 5)  # small: 2 kept epoch checkpoints, full: 5, for 2 seeds each
+    assert jobs["mt_translate"] == 4, "one translation job per model's best checkpoint"
+    assert jobs["mt_translate_epochs"] == 4, "one job per model translates every kept epoch checkpoint"
+    assert "mt_export_epoch_checkpoint" not in jobs, "the epoch checkpoints are read where training left them"
     assert jobs["mt_score"] == 4 * 3 + epochs, "per model: 3 tests at the best checkpoint, 1 per kept epoch"
     assert jobs["mt_items"] == 12
     assert jobs["mt_treebank"] == jobs["mt_extract_fragments"] == jobs["mt_search_fragments"] == 1
@@ -67,7 +69,8 @@ def test_paper_dry_run():
     assert jobs["download"] == sum(len(paper[family].get("downloads", {})) for family in FAMILIES), (
         "every release archive of every family, once"
     )
-    assert jobs["mt_translate"] == 15 + 5 * 3 * 10
+    assert jobs["mt_translate"] == jobs["mt_translate_epochs"] == 15, "a best and an epochs job per model"
+    assert jobs["mt_score"] == 15 * 3 + 15 * 10, "3 tests at the best checkpoint, 1 at each of 10 epochs"
     assert jobs["mt_stanza_models"] == 1, "paper scale parses its treebank with stanza"
     assert jobs["plane_finetune_released"] == 10, "Table 6 as the paper: 5 released splits x 2 layouts"
     assert jobs["plane_finetune"] == 10, "the own splits stay as a second setting: 5 seeds x 2 kinds"
@@ -227,7 +230,7 @@ def test_one_models_scores_schedule_only_their_upstream_jobs():
     assert jobs["mt_binarise"] == 1, "only the small corpus is binarised"
     assert jobs["mt_take_size_prefix"] == 2, "the small corpus's two languages"
     assert jobs["mt_items"] == 8, "the best checkpoint's item sets: np_vp x2, s_conj x3, substitutivity x3"
-    for rule in ("mt_export_epoch_checkpoint", "mt_bleu", "mt_tables", "all"):
+    for rule in ("mt_translate_epochs", "mt_export_epoch_checkpoint", "mt_bleu", "mt_tables", "all"):
         assert rule not in jobs, rule
     assert jobs["total"] == 292
 

@@ -20,6 +20,7 @@ from natcomp.mt.translation_cache import DecodeSettings, TranslationCache, decod
 from natcomp.errors import ConfigError
 from natcomp.mt.preprocess import apply_bpe_chunk, learn_joint_bpe, tokenise_chunk
 from natcomp.mt.synonym_probes import Probe, decode_probes
+from natcomp.tsv import read_tsv
 
 fairseq = pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
 
@@ -243,6 +244,50 @@ def test_train_keeps_requested_epochs_and_translates(databin, tmp_path, monkeypa
     assert all(t.startswith("De ") for t in batched)
     check_a_changed_decode_setting_decodes_again(out / "best.pt", databin, sources, tmp_path / "cache")
     check_nbest_decode_is_batched_and_cached(out / "best.pt", databin, sources, tmp_path / "cache")
+    check_every_checkpoint_of_a_model_translates_in_one_call(out, databin, sources, tmp_path, monkeypatch)
+
+
+def check_every_checkpoint_of_a_model_translates_in_one_call(out, databin, sources, tmp_path, monkeypatch):
+    """mt_translate_epochs: the epoch checkpoints of one model, listed in its manifest, each
+    translate the same sets into its own file, as a translator of that checkpoint alone
+    would; a rerun takes everything from the cache and loads no model."""
+    (tmp_path / "sources.en").write_text("\n".join(sources[:12]) + "\n")
+    checkpoints = {f"epoch{e}": nmt.epoch_checkpoint(out / "epochs.tsv", e) for e in (1, 3)}
+    assert checkpoints == {"epoch1": Path("work/checkpoint1.pt"), "epoch3": Path("work/checkpoint3.pt")}
+    outputs = {name: tmp_path / "epochs" / f"{name}.tsv" for name in checkpoints}
+    settings = DecodeSettings(beam=5, max_len_a=1.2, max_len_b=10)
+
+    def translate_all():
+        return nmt.translate_checkpoints(
+            checkpoints,
+            {"probe.set": tmp_path / "sources.en"},
+            outputs,
+            databin=databin / "bin",
+            bpe_codes=databin / "codes",
+            source_lang="en",
+            target_lang="nl",
+            settings=settings,
+            cache_dir=tmp_path / "cache_epochs",
+            max_tokens=200,
+        )
+
+    stats = translate_all()
+    assert [stats[name].decoded for name in checkpoints] == [12, 12]
+    for name, checkpoint in checkpoints.items():
+        alone = nmt.Translator(checkpoint, databin / "bin", databin / "codes", "en", "nl", max_tokens=200)
+        written = read_tsv(outputs[name])
+        assert written["translation"].tolist() == alone.translate(sources[:12]), name
+        assert set(written["set"]) == {"probe.set"} and written["source"].tolist() == sources[:12]
+        signature = decode_signature(checkpoint, databin / "codes", "en", settings)
+        assert set(written["decode_signature"]) == {signature}, "each file names its own checkpoint"
+    first, last = (read_tsv(outputs[name])["translation"].tolist() for name in checkpoints)
+    assert first != last, "epochs 1 and 3 translate differently: the files are not one checkpoint's"
+
+    def no_model(*args, **kwargs):
+        raise AssertionError("a rerun with every translation cached must not load a model")
+
+    monkeypatch.setattr(nmt.Translator, "for_settings", no_model)
+    assert all(stat.decoded == 0 for stat in translate_all().values())
 
 
 def check_nbest_decode_is_batched_and_cached(checkpoint, databin, sources, cache_dir):

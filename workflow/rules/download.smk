@@ -15,6 +15,10 @@ rule download:
     wildcard_constraints:
         family=r"[a-z]+",
         download=r"[A-Za-z0-9_.-]+",
+    # Before other ready jobs: a download is quick and starts a family's chain (MT's
+    # corpus, BPE and training: the demo's longest) that would otherwise wait behind the
+    # other families' short jobs.
+    priority: 20
     localrule: True
     conda:
         "../../envs/natcomp.yaml"

@@ -581,15 +581,20 @@ def train(
     return plan
 
 
-def export_checkpoint(manifest: str | Path, epoch: int, destination: str | Path) -> None:
-    """Export the checkpoint of ``epoch`` listed in a training manifest."""
+def epoch_checkpoint(manifest: str | Path, epoch: int) -> Path:
+    """The checkpoint file of ``epoch`` listed in a training manifest (it must still exist)."""
     rows = dict(line.split("\t") for line in read_lines(manifest)[1:])
     if str(epoch) not in rows:
         raise InputError(manifest, f"no checkpoint for epoch {epoch}; it lists epochs {', '.join(rows)}")
     source = Path(rows[str(epoch)])
     if not source.exists():
         raise InputError(manifest, f"checkpoint {source} of epoch {epoch} no longer exists; retrain the model")
-    _export(source, Path(destination))
+    return source
+
+
+def export_checkpoint(manifest: str | Path, epoch: int, destination: str | Path) -> None:
+    """Export the checkpoint of ``epoch`` listed in a training manifest."""
+    _export(epoch_checkpoint(manifest, epoch), Path(destination))
 
 
 def _export(source: Path, destination: Path) -> None:
@@ -915,3 +920,77 @@ class Translator:
 def unique_in_order(items: Iterable[str]) -> list[str]:
     """Distinct items in first-seen order (translate each sentence once)."""
     return list(dict.fromkeys(items))
+
+
+def translate_checkpoints(
+    checkpoints: Mapping[str, str | Path],
+    sets: Mapping[str, str | Path],
+    outputs: Mapping[str, str | Path],
+    *,
+    databin: str | Path,
+    bpe_codes: str | Path,
+    source_lang: str,
+    target_lang: str,
+    settings,
+    cache_dir: str | Path,
+    max_tokens: int | str = "auto",
+    threads: int = 1,
+) -> dict[str, object]:
+    """Translate the same named ``sets`` of sources (set name -> items TSV or text file) with
+    each of several checkpoints of one model (name -> checkpoint file), one after another in
+    this process (fairseq is imported once), and write each checkpoint's translations to its
+    ``outputs`` file (:func:`natcomp.mt.translation_cache.write_translations`).
+
+    Each checkpoint decodes through the model's translation cache under its own decode
+    signature (``settings``: a :class:`~natcomp.mt.translation_cache.DecodeSettings`), so
+    only sentences it never translated are decoded and a checkpoint with nothing new is
+    not even loaded. Returns each checkpoint's :class:`DecodeStats`.
+    """
+    from natcomp.mt.translation_cache import (
+        TranslationCache,
+        decode_signature,
+        set_sources,
+        translate_with_cache,
+        write_translations,
+    )
+
+    if set(checkpoints) != set(outputs):
+        raise ValueError(f"checkpoints {sorted(checkpoints)} and outputs {sorted(outputs)} differ")
+    sources = {name: set_sources(path) for name, path in sets.items()}
+    every_source = [sentence for set_sources_ in sources.values() for sentence in set_sources_]
+    stats = {}
+    for name, checkpoint in checkpoints.items():
+        signature = decode_signature(checkpoint, bpe_codes, source_lang, settings)
+        log.info("%s: decode signature %s", name, signature)
+        cache = TranslationCache(cache_dir, signature)
+        translator = None
+
+        def translate(sentences, checkpoint=checkpoint):
+            nonlocal translator
+            if translator is None:
+                translator = Translator.for_settings(
+                    checkpoint,
+                    databin,
+                    bpe_codes,
+                    source_lang,
+                    target_lang,
+                    settings,
+                    max_tokens=max_tokens,
+                    threads=threads,
+                )
+                log.info("decoding in %s, %d source tokens per batch", translator.precision, translator.max_tokens)
+            return translator.translate(sentences)
+
+        stats[name] = translate_with_cache(cache, every_source, translate, batch_sentences=cache_batch_sentences())
+        if translator is not None:
+            translator.close()
+        log.info(
+            "%s: %d source lines, %d unique sentences: %d from the cache, %d decoded",
+            name,
+            len(every_source),
+            stats[name].unique,
+            stats[name].cached,
+            stats[name].decoded,
+        )
+        write_translations(cache, sources, outputs[name])
+    return stats

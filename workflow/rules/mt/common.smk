@@ -39,6 +39,10 @@ EPOCHS = MT["train"]["epoch_checkpoints"]
 # where cores are short they start first, and the other families' short jobs fill the
 # cores around them instead of delaying them or leaving one long job alone at the end.
 MT_CHAIN_PRIORITY = 10
+# The demo's stand-ins for released systems train behind the trained models' corpus chain:
+# ready from the first seconds, at the chain's priority they took both cores while the
+# BPE and binarising jobs, and so the longest jobs (the full models' training), waited.
+MT_SYSTEM_TRAINING_PRIORITY = 5
 
 # Cross-key checks and fairseq's own parser on train.fairseq, before any job runs.
 stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")
@@ -164,35 +168,42 @@ def checkpoints_of(test, size):
     return [f"epoch{epoch}" for epoch in EPOCHS[size]]
 
 
-def tests_at(checkpoint):
-    kind = "best" if checkpoint == "best" else "epochs"
-    return [t for t in RUN_TESTS if registry.get_test(t).checkpoints == kind]
+def tests_at(checkpoint_kind):
+    """The tests scored on the best checkpoint or on every kept epoch checkpoint."""
+    return [t for t in RUN_TESTS if registry.get_test(t).checkpoints == checkpoint_kind]
 
 
-def checkpoint_file(wildcards):
-    name = (
-        "checkpoint_best"
-        if wildcards.checkpoint == "best"
-        else f"checkpoint{wildcards.checkpoint.removeprefix('epoch')}"
-    )
-    return f"results/mt/models/{wildcards.size}/seed{wildcards.seed}/{name}.pt"
-
-
-def translation_sets(wildcards):
-    """Set name -> source file of everything a checkpoint translates: the FLORES splits
-    (best checkpoint) and the items of the tests scored on this kind of checkpoint."""
+def translation_sets(checkpoint_kind):
+    """Set name -> source file of everything a checkpoint of this kind (``best`` or
+    ``epochs``) translates: the FLORES splits (the best checkpoint) and the items of the
+    tests scored on this kind of checkpoint."""
     sets = {}
-    if wildcards.checkpoint == "best":
+    if checkpoint_kind == "best":
         for split in MT["bleu"]["splits"]:
             sets[f"flores_{split}"] = f"results/mt/corpus/raw/flores_{split}.{SRC}"
-    for test in tests_at(wildcards.checkpoint):
+    for test in tests_at(checkpoint_kind):
         for data_type in TEST_DATA_TYPES[test]:
             sets[f"{test}.{data_type}"] = items_file(test, data_type)
     return sets
 
 
-def translation_set_names(wildcards):
-    return list(translation_sets(wildcards))
+#: where a trained model's translations are: the best checkpoint's file, and the folder of
+#: the epoch checkpoints' (one job translates every kept epoch of a model: mt_translate_epochs)
+BEST_TRANSLATIONS = "results/mt/translations/{size}/seed{seed}/best.tsv"
+EPOCH_TRANSLATIONS = "results/mt/translations/{size}/seed{seed}/epochs"
+
+
+def translations_input(wildcards):
+    """The file or folder a checkpoint's translations are in (a job's input)."""
+    folder = BEST_TRANSLATIONS if wildcards.checkpoint == "best" else EPOCH_TRANSLATIONS
+    return folder.format(size=wildcards.size, seed=wildcards.seed)
+
+
+def translations_file(wildcards):
+    """The file of one checkpoint's translations."""
+    if wildcards.checkpoint == "best":
+        return translations_input(wildcards)
+    return f"{translations_input(wildcards)}/{wildcards.checkpoint}.tsv"
 
 
 def test_data_types(wildcards):

@@ -121,7 +121,7 @@ rule mt_learn_bpe:
     priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
-    threads: 2
+    threads: lookup(dpath="mt/preprocess/bpe_workers", within=config, default=2)
     resources:
         mem_mb=8000,
         runtime=360,

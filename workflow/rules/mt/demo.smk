@@ -45,7 +45,7 @@ rule mt_demo_pretrained_system:
         "results/benchmarks/mt/mt_demo_pretrained_system/{family}.tsv"
     wildcard_constraints:
         family="marian|m2m100",
-    priority: MT_CHAIN_PRIORITY
+    priority: MT_SYSTEM_TRAINING_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
     threads: 1
@@ -75,7 +75,7 @@ rule mt_demo_causal_lm:
         "results/logs/mt/mt_demo_causal_lm.log",
     benchmark:
         "results/benchmarks/mt/mt_demo_causal_lm.tsv"
-    priority: MT_CHAIN_PRIORITY
+    priority: MT_SYSTEM_TRAINING_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
     threads: 1

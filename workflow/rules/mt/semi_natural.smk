@@ -27,7 +27,7 @@ rule mt_treebank:
     priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/parse.yaml"
-    threads: 2
+    threads: lookup(dpath="mt/semi_natural/workers", within=config, default=2)
     resources:
         # stanza's constituency parser on 100,000 sentences.
         mem_mb=8000,
@@ -52,7 +52,7 @@ rule mt_extract_fragments:
     priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/discodop.yaml"
-    threads: 2
+    threads: lookup(dpath="mt/semi_natural/workers", within=config, default=2)
     resources:
         mem_mb=16000,
         runtime=1440,

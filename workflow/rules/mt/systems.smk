@@ -81,6 +81,8 @@ rule mt_system_score:
         "../../../envs/natcomp.yaml"
     params:
         model=pretrained_model,
+        # a system's one translations file (a trained model's epoch checkpoints share a folder)
+        translations=lambda wildcards, input: input.translations,
         data_types=test_data_types,
         keyword_matching=lookup(dpath="mt/tests/keyword_matching", within=config),
         paraphrase_only=lookup(

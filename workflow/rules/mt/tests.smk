@@ -47,21 +47,22 @@ rule mt_items:
 
 
 rule mt_translate:
+    # The best checkpoint's translations: FLORES (BLEU) and the items of the tests scored
+    # on it.
     input:
-        unpack(translation_sets),
-        checkpoint=checkpoint_file,
+        unpack(lambda wildcards: translation_sets("best")),
+        checkpoint="results/mt/models/{size}/seed{seed}/checkpoint_best.pt",
         databin="results/mt/data-bin/{size}",
         codes="results/mt/corpus/bpe/codes",
     output:
-        "results/mt/translations/{size}/seed{seed}/{checkpoint}.tsv",
+        BEST_TRANSLATIONS,
     log:
-        "results/logs/mt/mt_translate/{size}.seed{seed}.{checkpoint}.log",
+        "results/logs/mt/mt_translate/{size}.seed{seed}.best.log",
     benchmark:
-        "results/benchmarks/mt/mt_translate/{size}.seed{seed}.{checkpoint}.tsv"
+        "results/benchmarks/mt/mt_translate/{size}.seed{seed}.best.tsv"
     wildcard_constraints:
         size="|".join(SIZES),
         seed=r"\d+",
-        checkpoint=r"best|epoch\d+",
     priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/nmt.yaml"
@@ -71,7 +72,51 @@ rule mt_translate:
         runtime=240,
         gpu=1,
     params:
-        sets=translation_set_names,
+        sets=list(translation_sets("best")),
+        cache_dir="results/mt/translation_cache/{size}/seed{seed}",
+        source=SRC,
+        target=TRG,
+        beam=lookup(dpath="mt/translate/beam", within=config),
+        max_len_a=lookup(dpath="mt/translate/max_len_a", within=config),
+        max_len_b=lookup(dpath="mt/translate/max_len_b", within=config),
+        max_tokens=lookup(dpath="mt/translate/max_tokens", within=config),
+        precision=lookup(dpath="mt/translate/precision", within=config),
+    script:
+        "../../scripts/mt/translate.py"
+
+
+rule mt_translate_epochs:
+    # Every kept epoch checkpoint of one model (mt.train.epoch_checkpoints) translates the
+    # items of the tests scored over training, one checkpoint after another in one process:
+    # fairseq is imported and the sources read once, not once per checkpoint. The
+    # checkpoints are read where training left them (its manifest lists them).
+    input:
+        unpack(lambda wildcards: translation_sets("epochs")),
+        manifest="results/mt/models/{size}/seed{seed}/epoch_checkpoints.tsv",
+        databin="results/mt/data-bin/{size}",
+        codes="results/mt/corpus/bpe/codes",
+    output:
+        directory(EPOCH_TRANSLATIONS),
+    log:
+        "results/logs/mt/mt_translate_epochs/{size}.seed{seed}.log",
+    benchmark:
+        "results/benchmarks/mt/mt_translate_epochs/{size}.seed{seed}.tsv"
+    wildcard_constraints:
+        size="|".join(SIZES),
+        seed=r"\d+",
+    priority: MT_CHAIN_PRIORITY
+    conda:
+        "../../../envs/nmt.yaml"
+    threads: 1
+    resources:
+        mem_mb=8000,
+        # a best checkpoint's 240 minutes cover FLORES and every test's items; each epoch
+        # checkpoint translates only the overgeneralisation items
+        runtime=lambda wildcards: 60 * len(EPOCHS[wildcards.size]),
+        gpu=1,
+    params:
+        epochs=kept_epochs,
+        sets=list(translation_sets("epochs")),
         cache_dir="results/mt/translation_cache/{size}/seed{seed}",
         source=SRC,
         target=TRG,
@@ -89,7 +134,7 @@ rule mt_score:
         unpack(test_items),
         # substitutivity: the candidate translations of each synonym (mt_synonym_candidates)
         unpack(synonym_candidates_input),
-        translations="results/mt/translations/{size}/seed{seed}/{checkpoint}.tsv",
+        translations=translations_input,
         synonyms="resources/synonyms.tsv",
         idioms="resources/idioms.tsv",
     output:
@@ -105,6 +150,7 @@ rule mt_score:
         "../../../envs/natcomp.yaml"
     params:
         model=trained_model,
+        translations=translations_file,
         data_types=test_data_types,
         keyword_matching=lookup(dpath="mt/tests/keyword_matching", within=config),
         paraphrase_only=lookup(

@@ -7,7 +7,7 @@ with logged(snakemake.log[0]) as log:
     inputs, params = snakemake.input, snakemake.params
     labels = score_test_files(
         {data_type: inputs[data_type] for data_type in params.data_types},
-        inputs.translations,
+        params.translations,
         snakemake.wildcards.test,
         model=params.model,
         synonyms=scoring_synonyms(inputs.synonyms, inputs.get("synonym_candidates")),

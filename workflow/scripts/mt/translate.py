@@ -1,51 +1,34 @@
-from natcomp.mt.nmt import Translator, cache_batch_sentences, this_device_decode_precision
-from natcomp.mt.translation_cache import (
-    DecodeSettings,
-    TranslationCache,
-    decode_signature,
-    set_sources,
-    translate_with_cache,
-    write_translations,
-)
+from pathlib import Path
+
+from natcomp.mt.nmt import epoch_checkpoint, this_device_decode_precision, translate_checkpoints
+from natcomp.mt.translation_cache import DecodeSettings
 from natcomp.rulelog import logged
 
-with logged(snakemake.log[0]) as log:
+with logged(snakemake.log[0]):
     inputs, params = snakemake.input, snakemake.params
-    settings = DecodeSettings(
-        beam=params.beam,
-        max_len_a=params.max_len_a,
-        max_len_b=params.max_len_b,
-        precision=this_device_decode_precision(params.precision),
+    # One checkpoint (the best) to one file, or every kept epoch checkpoint of the model,
+    # listed in its training manifest, to epoch{N}.tsv in the output folder.
+    if "manifest" in inputs.keys():
+        checkpoints = {f"epoch{epoch}": epoch_checkpoint(inputs.manifest, epoch) for epoch in params.epochs}
+        Path(snakemake.output[0]).mkdir(parents=True, exist_ok=True)
+        outputs = {name: Path(snakemake.output[0]) / f"{name}.tsv" for name in checkpoints}
+    else:
+        checkpoints, outputs = {"best": inputs.checkpoint}, {"best": snakemake.output[0]}
+    translate_checkpoints(
+        checkpoints,
+        {name: inputs[name] for name in params.sets},
+        outputs,
+        databin=inputs.databin,
+        bpe_codes=inputs.codes,
+        source_lang=params.source,
+        target_lang=params.target,
+        settings=DecodeSettings(
+            beam=params.beam,
+            max_len_a=params.max_len_a,
+            max_len_b=params.max_len_b,
+            precision=this_device_decode_precision(params.precision),
+        ),
+        cache_dir=params.cache_dir,
+        max_tokens=params.max_tokens,
+        threads=snakemake.threads,
     )
-    signature = decode_signature(inputs.checkpoint, inputs.codes, params.source, settings)
-    log.info("decode signature %s", signature)
-    cache = TranslationCache(params.cache_dir, signature)
-    sets = {name: set_sources(inputs[name]) for name in params.sets}
-    translator = None
-
-    def translate(sentences):
-        global translator
-        if translator is None:
-            translator = Translator.for_settings(
-                inputs.checkpoint,
-                inputs.databin,
-                inputs.codes,
-                params.source,
-                params.target,
-                settings,
-                max_tokens=params.max_tokens,
-                threads=snakemake.threads,
-            )
-            log.info("decoding in %s, %d source tokens per batch", translator.precision, translator.max_tokens)
-        return translator.translate(sentences)
-
-    all_sources = [s for sources in sets.values() for s in sources]
-    stats = translate_with_cache(cache, all_sources, translate, batch_sentences=cache_batch_sentences())
-    log.info(
-        "%d source lines, %d unique sentences: %d from the cache, %d decoded",
-        sum(map(len, sets.values())),
-        stats.unique,
-        stats.cached,
-        stats.decoded,
-    )
-    write_translations(cache, sets, snakemake.output[0])
