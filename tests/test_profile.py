@@ -92,6 +92,24 @@ def test_model_kinds_from_the_config(config, expected):
     assert fit.model_kinds(config) == expected
 
 
+@pytest.mark.parametrize(
+    ("labels", "message"),
+    [
+        ({"entailment": 0, "maybe": 1}, "cannot tell what label maybe of my-nli answers"),
+        ({"entailment": 0, "Entailed": 1}, "cannot tell which label of my-nli is entailment"),
+    ],
+)
+def test_an_nli_model_plane_cannot_read_is_refused_when_the_plan_is_made(labels, message):
+    """PLANE's NLI job reads the labels (natcomp.hf.kinds.nli_label_answers): the plan reads
+    them first and stops with the same one line, instead of a failed job after the others ran."""
+    with pytest.raises(ConfigError, match=message) as refused:
+        fit.model_kinds({**ROBERTA_NLI, "label2id": labels}, model="my-nli")
+    assert refused.value.key == "--model" and "expected" in str(refused.value)
+    # id2label wins where a config has both, as transformers reads it
+    config = {**ROBERTA_NLI, "label2id": labels, "id2label": {0: "entailment", 1: "neutral"}}
+    assert fit.model_kinds(config, model="my-nli").nli
+
+
 def test_the_families_a_model_fits_and_the_plan():
     assert fit.fitting_families(fit.model_kinds(MARIAN)) == ["mt"]
     assert fit.fitting_families(fit.model_kinds(BERT)) == ["noncompsst", "plane", "pss", "tre"]

@@ -175,13 +175,13 @@ def test_run_settings_name_scale_models_and_seeds_as_the_config_does():
     assert line.startswith("paper scale; trained models: small (1,072,851 pairs), medium (8,582,811 pairs), full (all")
     assert "seeds 1, 2, 3, 4, 5" in line and "opus-mt-en-nl" in line
     line = run_settings("noncompsst", demo["noncompsst"])
-    assert line == "demo scale; sentiment models: tiny; seeds 1, 2; 25 epoch(s) at learning rate 0.003"
+    assert line == "demo scale; sentiment models: tiny; seeds 1, 2; 12 epoch(s) at learning rate 0.003"
     # a profiled pretrained model trains with appendix D's settings, the tiny BERT beside it with its own
     profiled = {**demo["noncompsst"], "models": {"minilm": "all-MiniLM-L6-v2"}}
     assert run_settings("noncompsst", profiled).endswith("; 5 epoch(s) at learning rate 5e-06")
     both = {**demo["noncompsst"], "models": {"minilm": "all-MiniLM-L6-v2", **demo["noncompsst"]["models"]}}
     assert run_settings("noncompsst", both).endswith(
-        "; 5 epoch(s) at learning rate 5e-06 (tiny: 25 epoch(s) at learning rate 0.003)"
+        "; 5 epoch(s) at learning rate 5e-06 (tiny: 12 epoch(s) at learning rate 0.003)"
     )
     assert "roberta-large" in run_settings("noncompsst", paper["noncompsst"])
     assert "fine-tuning: bert-base-cased (seed 42" in run_settings("plane", paper["plane"])

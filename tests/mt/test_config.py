@@ -109,6 +109,24 @@ def test_the_best_checkpoint_and_early_stopping_follow_validation_bleu(config):
         assert list(options) == sorted(options), "a fixed order"
 
 
+def test_the_paper_config_decodes_with_fairseq_generates_default_length_limit():
+    """Appendix E: "Any other hyperparameters involved follow the Fairseq default". The
+    paper config's validation BLEU and test decodes end a hypothesis where fairseq-generate
+    does (read from fairseq's own parser: 0 x source + 200); the demo keeps its tighter
+    limit (config/config.yaml says why)."""
+    import json
+
+    from fairseq import options as fairseq_options
+
+    generation = fairseq_options.parse_args_and_arch(fairseq_options.get_generation_parser(), ["DATA"])
+    assert (generation.max_len_a, generation.max_len_b) == (0, 200)
+    assert (PAPER["translate"]["max_len_a"], PAPER["translate"]["max_len_b"]) == (0, 200)
+    for size in PAPER["sizes"]:
+        decode = json.loads(size_fairseq_options(PAPER, size)["eval-bleu-args"])
+        assert (decode["max_len_a"], decode["max_len_b"]) == (generation.max_len_a, generation.max_len_b)
+    assert (DEMO["translate"]["max_len_a"], DEMO["translate"]["max_len_b"]) == (1.2, 10)
+
+
 def test_validation_bleu_options_pass_fairseqs_parser_and_follow_the_decode_settings():
     """The generated options go through fairseq-train's parser (as the dry run and the job
     check them) and mean what they say there; a changed beam changes them (and so the

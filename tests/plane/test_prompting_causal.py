@@ -134,20 +134,37 @@ class ScriptedGenerator:
         return [(self.scores.get(c, -100.0), c == self.greedy) for c in continuations]
 
 
-def test_answer_vocabulary_counts_the_likeliest_verbaliser_only_when_it_is_the_first_prediction():
+def test_answer_vocabulary_is_the_verbaliser_the_model_writes_first_at_the_mask():
+    """As the masked-LM path answers with its top prediction at the mask: the label of the
+    verbaliser greedy decoding writes there, even where the other one's filled sentence is
+    likelier (the text after the mask cannot change the first prediction), -1 for neither."""
     prompts = [f"A red car is a type of car:{CAUSAL_MASK}."]
-    scores = {"good.": -1.0, "poor.": -2.0}
-    assert causal_answers(
-        ScriptedGenerator(scores, "good"), prompts, ["good", "poor"], [1, 0], first_prediction=True
-    ) == [1]
+    scores = {"good": -1.0, "poor": -2.0, "good.": -1.0, "poor.": -2.0}
+    words, labels = ["good", "poor"], [1, 0]
+    assert list(causal_answers(ScriptedGenerator(scores, "good"), prompts, words, labels, first_prediction=True)) == [1]
     # the likeliest filled sentence is "good." but the model's own first word there is "poor"
-    vocabulary = causal_answers(
-        ScriptedGenerator(scores, "poor"), prompts, ["good", "poor"], [1, 0], first_prediction=True
-    )
-    assert list(vocabulary) == [-1]
     generator = ScriptedGenerator(scores, "poor")
-    assert causal_answers(generator, prompts, ["good", "poor"], [1, 0], first_prediction=False) == [1]
+    assert list(causal_answers(generator, prompts, words, labels, first_prediction=True)) == [0]
+    assert generator.calls == [(["A red car is a type of car:"] * 2, ["good", "poor"])]
+    # unequal labels: the answer is the written word's label, not its position
+    assert list(causal_answers(ScriptedGenerator(scores, "poor"), prompts, words, [0, 1], first_prediction=True)) == [1]
+    assert list(causal_answers(ScriptedGenerator(scores, "bad"), prompts, words, labels, first_prediction=True)) == [-1]
+    generator = ScriptedGenerator(scores, "poor")
+    assert causal_answers(generator, prompts, words, labels, first_prediction=False) == [1]
     assert generator.calls == [(["A red car is a type of car:"] * 2, ["good.", "poor."])]
+
+
+def test_two_greedy_words_answer_with_the_likelier_one():
+    """Only where one word's tokens begin the other's can both be greedy continuations."""
+
+    class BothGreedy(ScriptedGenerator):
+        def loglikelihoods(self, contexts, continuations):
+            return [(self.scores[c], True) for c in continuations]
+
+    prompts = [f"It is {CAUSAL_MASK}.", f"It was {CAUSAL_MASK}."]
+    generator = BothGreedy({"possible": -3.0, "impossible": -1.0}, "")
+    answers = causal_answers(generator, prompts, ["possible", "impossible"], [1, 0], first_prediction=True)
+    assert list(answers) == [0, 0]
 
 
 def _only_verbalisers_can_win(directory: str, words, name: str = "good-poor") -> str:
@@ -185,7 +202,7 @@ def test_answer_vocabulary_end_to_end_is_the_greedy_next_token(tiny, monkeypatch
     assert set(expected) == {-1, 0, 1}
 
 
-def test_zero_shot_of_a_causal_lm_takes_the_likeliest_word_of_v_if_it_is_the_first_prediction(tiny):
+def test_zero_shot_of_a_causal_lm_is_the_word_of_v_it_writes_first(tiny):
     model_dir = _only_verbalisers_can_win(tiny["llama"], ["good", "poor"])
     pairs = [("true", "false"), ("good", "poor")]
     predictions = evaluate_zero_shot(model_dir, TRIPLETS, PromptSettings(templates=["external"], device="cpu"), pairs)
@@ -196,12 +213,12 @@ def test_zero_shot_of_a_causal_lm_takes_the_likeliest_word_of_v_if_it_is_the_fir
     expected = []
     for prompt in prompts:
         top = int(_next_token_logits(tokenizer, model, prompt.rpartition(CAUSAL_MASK)[0]).argmax())
-        # the rest of the template (".") can make another word the likelier filled sentence: then -1
+        # the label of the top next token, whatever the rest of the template (".") does to
+        # the filled sentences' likelihoods
         expected.append({good: 1, poor: 0}.get(top, -1))
     got = predictions["predicted"].to_numpy()
-    assert -1 in set(got) and set(got) - {-1}  # answers counted and answers refused
-    assert all(g == e or g == -1 for g, e in zip(got, expected))
-    assert all(g == -1 for g, e in zip(got, expected) if e == -1)
+    assert list(got) == expected
+    assert -1 in expected and set(expected) - {-1}, "answers counted and answers refused"
 
 
 def test_the_chat_template_wraps_the_prompt_up_to_the_mask_as_the_users_turn(tiny, monkeypatch):

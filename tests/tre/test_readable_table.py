@@ -197,6 +197,9 @@ def test_table2_rows_have_baseline_rows_partial_rho_and_the_paper_figure():
     ]
     assert rows[0]["paper_rho"] == paper_table2()["BERT"] == -0.1997
     assert all(r["paper_rho"] is None for r in rows[1:])
+    held_out = table2_rows("held_out", "bert_base", frame, "BERT")
+    assert all(r["paper_rho"] is None for r in held_out), "only the paper's setting is comparable with the paper"
+    assert {r["paper_encoder"] for r in held_out} == {"BERT"}, "the encoder it stands in for is still named"
     expected, _ = partial_spearman(frame["tre"].astype(float), frame["wns"].astype(float), words)
     assert rows[0]["partial_rho"] == pytest.approx(expected)
     assert rows[2]["mean_tre"] == pytest.approx(frame["tre_random"].astype(float).mean())

@@ -7,9 +7,12 @@ tell a prompted causal LM from a translation model when a system's family is ``a
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Mapping
 
-__all__ = ["is_causal_lm_config", "is_decoder_only", "masked_lm_model_types"]
+from natcomp.errors import ConfigError
+
+__all__ = ["is_causal_lm_config", "is_decoder_only", "masked_lm_model_types", "nli_label_answers"]
 
 
 def _auto_mapping(name: str) -> dict[str, str]:
@@ -64,3 +67,38 @@ def is_decoder_only(model_or_config) -> bool:
     config = getattr(model_or_config, "config", model_or_config)
     read = config.get if isinstance(config, Mapping) else lambda name, default: getattr(config, name, default)
     return not read("is_encoder_decoder", False) and _decoder_only_type(str(read("model_type", "")))
+
+
+#: what each NLI label other than entailment answers (names in lower case, "-" and " " read
+#: as "_"): 0, the hypothesis does not follow; None, neither (neutral)
+NON_ENTAILMENT_LABELS: Mapping[str, int | None] = {
+    "contradiction": 0,
+    "not_entailment": 0,
+    "non_entailment": 0,
+    "neutral": None,
+}
+
+
+def nli_label_answers(id2label, model_name: str, key: str) -> dict[int, int | None]:
+    """What each label index of an NLI classifier's ``id2label`` answers: 1 (entailment,
+    any name starting "entail"), 0 (contradiction, not-entailment) or None (neutral).
+    Exactly one label must be entailment and every other one of
+    :data:`NON_ENTAILMENT_LABELS`; else a :class:`ConfigError` naming ``key`` and the labels,
+    the same one line whether PLANE's job or ``natcomp evaluate``'s plan finds it."""
+    names = {int(i): str(name) for i, name in dict(id2label or {}).items()}
+    normalised = {i: re.sub(r"[-\s]+", "_", name.strip().lower()) for i, name in names.items()}
+    entailment = [i for i, name in normalised.items() if name.startswith("entail")]
+    if len(entailment) != 1:
+        raise ConfigError(
+            key,
+            f"cannot tell which label of {model_name} is entailment: its config has id2label {names}; "
+            "expected exactly one label named 'entailment'",
+        )
+    unknown = {names[i] for i, name in normalised.items() if i not in entailment and name not in NON_ENTAILMENT_LABELS}
+    if unknown:
+        raise ConfigError(
+            key,
+            f"cannot tell what label {', '.join(sorted(unknown))} of {model_name} answers: its config has id2label "
+            f"{names}; expected entailment, contradiction, not_entailment or neutral",
+        )
+    return {i: 1 if i in entailment else NON_ENTAILMENT_LABELS[name] for i, name in normalised.items()}

@@ -14,13 +14,12 @@ label. F1 as in :mod:`natcomp.plane.scoring`.
 from __future__ import annotations
 
 import dataclasses
-import re
 
 import numpy as np
 import pandas as pd
 
 from natcomp import hf
-from natcomp.errors import ConfigError
+from natcomp.hf.kinds import nli_label_answers
 from natcomp.plane.scoring import NOT_A_LABEL
 from natcomp.plane.tables import figure1_table, table5  # noqa: F401  (re-exported)
 
@@ -34,36 +33,13 @@ class NliSettings:
     device: str = "auto"
 
 
-#: the answer of each NLI label name (lower case, "-" and " " read as "_") other than entailment
-NON_ENTAILMENT_ANSWERS = {
-    "contradiction": 0,
-    "not_entailment": 0,
-    "non_entailment": 0,
-    "neutral": NOT_A_LABEL,
-}
-
-
 def label_answers(id2label, model_name: str, key: str = "plane.nli.models") -> dict[int, int]:
     """The PLANE answer of each label index of a model's ``id2label``: 1 (entailment), 0
-    (contradiction, not-entailment) or ``NOT_A_LABEL`` (neutral). Exactly one label must be
-    entailment and every other label one of :data:`NON_ENTAILMENT_ANSWERS`."""
-    names = {int(i): str(name) for i, name in dict(id2label or {}).items()}
-    normalised = {i: re.sub(r"[-\s]+", "_", name.strip().lower()) for i, name in names.items()}
-    entailment = [i for i, name in normalised.items() if name.startswith("entail")]
-    if len(entailment) != 1:
-        raise ConfigError(
-            key,
-            f"cannot tell which label of {model_name} is entailment: its config has id2label {names}; "
-            "expected exactly one label named 'entailment'",
-        )
-    unknown = {names[i] for i, name in normalised.items() if i not in entailment and name not in NON_ENTAILMENT_ANSWERS}
-    if unknown:
-        raise ConfigError(
-            key,
-            f"cannot tell what label {', '.join(sorted(unknown))} of {model_name} answers: its config has id2label "
-            f"{names}; expected entailment, contradiction, not_entailment or neutral",
-        )
-    return {i: 1 if i in entailment else NON_ENTAILMENT_ANSWERS[name] for i, name in normalised.items()}
+    (contradiction, not-entailment) or ``NOT_A_LABEL`` (neutral), as
+    :func:`natcomp.hf.kinds.nli_label_answers` reads the labels (the same check ``natcomp
+    evaluate`` makes when it plans)."""
+    answers = nli_label_answers(id2label, model_name, key)
+    return {i: NOT_A_LABEL if answer is None else answer for i, answer in answers.items()}
 
 
 def evaluate_nli(

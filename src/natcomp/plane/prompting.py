@@ -19,9 +19,10 @@ A causal (decoder-only) LM cannot see past the mask, so each verbaliser is fille
 where the mask stands and the filled sentences are compared by log-likelihood
 (:func:`causal_answers`, lm-evaluation-harness's multiple choice): the context is the
 prompt up to the mask, the continuation the verbaliser and the rest of the template.
-``answer: verbalisers`` takes the likeliest; ``answer: vocabulary`` takes it only when it
-is also what the model writes greedily at the mask (its first prediction there), else -1.
-Zero-shot always takes the latter, as the masked path's top token over the vocabulary.
+``answer: verbalisers`` takes the likeliest; ``answer: vocabulary`` takes the verbaliser
+the model writes greedily at the mask (its first prediction there, as the masked path's
+top token over the vocabulary), -1 where it writes none of them. Zero-shot always takes
+the latter.
 See docs/plane.md, "Causal LMs".
 """
 
@@ -407,17 +408,27 @@ def causal_answers(
     first_prediction: bool,
     chat: bool = False,
 ) -> np.ndarray:
-    """Per prompt, the label of the word whose filled sentence is likeliest (the first such
-    word on a tie). With ``first_prediction`` (``answer: vocabulary``) that word counts only
-    when greedy decoding writes it at the mask (the model's own first prediction there,
-    from the text before the mask): otherwise the answer is -1 (wrong)."""
-    best = filled_loglikelihoods(generator, prompts, words, chat).argmax(axis=1)
-    answers = np.asarray(labels, dtype=np.int64)[best]
-    if first_prediction:
-        contexts = [_context_and_rest(prompt, generator, chat)[0] for prompt in prompts]
-        greedy = [is_greedy for _, is_greedy in generator.loglikelihoods(contexts, [words[i] for i in best])]
-        answers = np.where(greedy, answers, NOT_A_LABEL)
-    return answers
+    """Per prompt, the label of one of ``words``.
+
+    Without ``first_prediction`` (``answer: verbalisers``): the word whose filled sentence
+    is likeliest (the first such word on a tie). With it (``answer: vocabulary``, and
+    zero-shot): the word greedy decoding writes at the mask, from the text before it (the
+    model's own first prediction there, as the masked-LM path answers with its top token
+    over the whole vocabulary), -1 (wrong) where it writes none of them. Two words can
+    both be greedy only when one's tokens begin the other's; then the likelier one."""
+    if not first_prediction:
+        best = filled_loglikelihoods(generator, prompts, words, chat).argmax(axis=1)
+        return np.asarray(labels, dtype=np.int64)[best]
+    contexts = [_context_and_rest(prompt, generator, chat)[0] for prompt in prompts]
+    scored = generator.loglikelihoods(
+        [context for context in contexts for _ in words], [word for _ in contexts for word in words]
+    )
+    shape = (len(prompts), len(words))
+    scores = np.array([score for score, _ in scored], dtype=np.float64).reshape(shape)
+    greedy = np.array([is_greedy for _, is_greedy in scored], dtype=bool).reshape(shape)
+    written = np.where(greedy, scores, -np.inf).argmax(axis=1)
+    answers = np.asarray(labels, dtype=np.int64)[written]
+    return np.where(greedy.any(axis=1), answers, NOT_A_LABEL)
 
 
 def _log_answers(log, text: str, model_name: str, predictions: np.ndarray, count: int) -> None:
@@ -435,8 +446,8 @@ def evaluate_prompting_causal(
     model_name: str, triplets: pd.DataFrame, settings: PromptSettings, log=None, name: str | None = None
 ) -> pd.DataFrame:
     """Two-shot predictions of one causal LM (Table 4): per template and verbaliser pair,
-    :func:`causal_answers` over the two verbalisers (``answer: vocabulary``: only the
-    model's first prediction at the mask counts). Columns :data:`PREDICTION_COLUMNS`."""
+    :func:`causal_answers` over the two verbalisers (``answer: vocabulary``: the one the
+    model writes first at the mask, if any). Columns :data:`PREDICTION_COLUMNS`."""
     generator, chat = causal_generator(model_name, settings)
     frames = []
     for template in settings.templates:
@@ -463,9 +474,9 @@ def evaluate_zero_shot_causal(
     model_name: str, triplets: pd.DataFrame, settings: PromptSettings, pairs=ZERO_SHOT_VERBALISERS, log=None, name=None
 ) -> pd.DataFrame:
     """Zero-shot predictions of one causal LM (Table 8): per template, triplet and IT the
-    word of V whose filled sentence is likeliest, counted only when the model writes it
-    greedily at the mask (its first prediction there, as the masked path's top token);
-    1 for a positive word, 0 for a negative one, else -1. ``answer`` does not apply."""
+    word of V the model writes greedily at the mask (its first prediction there, as the
+    masked path's top token): 1 for a positive word, 0 for a negative one, -1 where it
+    writes no word of V. ``answer`` does not apply."""
     generator, chat = causal_generator(model_name, settings)
     words = [word for pair in pairs for word in pair]
     labels = [label for _ in pairs for label in (1, 0)]

@@ -176,7 +176,7 @@ def plan_run(
     location = model
     if Path(model).expanduser().is_dir():
         location = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
-    kinds = fit.model_kinds(model_config, chat_template=fit.has_chat_template(model_config, location))
+    kinds = fit.model_kinds(model_config, chat_template=fit.has_chat_template(model_config, location), model=model)
     chosen = fit.choose_families(model, kinds, families)
     if kinds.causal and "mt" in chosen:
         # a causal LM is an MT system of family causal: it translates by prompting

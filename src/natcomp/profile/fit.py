@@ -82,10 +82,12 @@ class PlanRow:
     runs: str
 
 
-def model_kinds(config: Mapping, chat_template: bool = False) -> ModelKinds:
+def model_kinds(config: Mapping, chat_template: bool = False, model: str = "the model") -> ModelKinds:
     """The kinds of a model from its config (a ``config.json`` as a mapping);
-    ``chat_template``: whether its tokenizer has one (a causal LM is then an instruct model)."""
-    from natcomp.hf.kinds import is_causal_lm_config, masked_lm_model_types
+    ``chat_template``: whether its tokenizer has one (a causal LM is then an instruct model).
+    An NLI classifier whose other labels PLANE cannot read is refused here, when the plan
+    is made, with the one line PLANE's NLI job would give (``model``: its name there)."""
+    from natcomp.hf.kinds import is_causal_lm_config, masked_lm_model_types, nli_label_answers
 
     architectures = [str(name) for name in config.get("architectures") or []]
     encoder_decoder = bool(config.get("is_encoder_decoder", False))
@@ -99,6 +101,8 @@ def model_kinds(config: Mapping, chat_template: bool = False) -> ModelKinds:
     masked_lm = encoder and any(name.endswith("ForMaskedLM") for name in architectures)
     labels = {str(label).strip().lower() for label in (config.get("label2id") or {})}
     nli = encoder and "entailment" in labels
+    if nli:
+        nli_label_answers(config.get("id2label") or _inverted(config.get("label2id") or {}), model, "--model")
     return ModelKinds(
         translation=translation,
         encoder=encoder,
@@ -107,6 +111,10 @@ def model_kinds(config: Mapping, chat_template: bool = False) -> ModelKinds:
         causal=causal,
         instruct=causal and chat_template,
     )
+
+
+def _inverted(label2id: Mapping) -> dict[int, str]:
+    return {int(index): str(label) for label, index in label2id.items()}
 
 
 def has_chat_template(config: Mapping, location: str) -> bool:

@@ -3,13 +3,13 @@ controlling for length, for the encoder and for the two baselines (Gaussian and 
 
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
-from natcomp.tre.correlation import TABLE2_COLUMNS, table2_rows
+from natcomp.tre.correlation import PAPER_SETTING, TABLE2_COLUMNS, table2_rows
 from natcomp.tre.experiment import SCORE_COLUMNS
 from natcomp.tsv import read_tsv, write_tsv
 
 with logged(snakemake.log[0]) as log:
     rows = []
-    for setting in ("paper", "held_out"):
+    for setting in (PAPER_SETTING, "held_out"):
         for encoder, path in zip(snakemake.params.encoders, snakemake.input.get(setting, [])):
             scores = read_tsv(path, SCORE_COLUMNS)
             rows += table2_rows(setting, encoder, scores, snakemake.params.stands_in_for.get(encoder))
