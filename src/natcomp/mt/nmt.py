@@ -25,11 +25,14 @@ import shutil
 import zipfile
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from natcomp.errors import ConfigError, InputError
 from natcomp.files import atomic_open, atomic_path, read_lines
 from natcomp.mt.preprocess import detokenise, load_bpe, remove_bpe, tokenise
+
+if TYPE_CHECKING:  # the cache's module is imported where it is used
+    from natcomp.mt.translation_cache import DecodeStats
 
 log = logging.getLogger(__name__)
 
@@ -935,7 +938,7 @@ def translate_checkpoints(
     cache_dir: str | Path,
     max_tokens: int | str = "auto",
     threads: int = 1,
-) -> dict[str, object]:
+) -> dict[str, DecodeStats]:
     """Translate the same named ``sets`` of sources (set name -> items TSV or text file) with
     each of several checkpoints of one model (name -> checkpoint file), one after another in
     this process (fairseq is imported once), and write each checkpoint's translations to its
