@@ -26,11 +26,15 @@ RULE_BUDGETS = {
     "mt_demo_causal_lm": 90,
     "plane_finetune": 50,
     "plane_finetune_length": 35,
+    "noncompsst_train": 35,
 }
 DEFAULT_BUDGET = 20
 #: the whole demo workflow (Snakemake's first to last timestamp): 8 minutes on the idle
-#: 2-core machine is the goal, this budget leaves a quarter more for a slower CI machine
-WHOLE_DEMO_BUDGET = 600
+#: 2-core machine is the goal (benchmarks/demo_walltime.py measures it). This is a safety
+#: net for a CI machine up to 1.8 times slower than the idle one (as loaded days were):
+#: it fails when the demo is back near the 15 minutes issue 40 found; the rules' budgets
+#: are what catch a new slow job.
+WHOLE_DEMO_BUDGET = 900
 
 
 def breakdown(jobs, elapsed) -> str:
