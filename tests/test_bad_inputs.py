@@ -218,6 +218,13 @@ CASES = [
         "--accuracy",
         "above 0 and at most 100",
     ),
+    # a unit mistake (issue 45): a fraction where a percent is expected
+    (
+        "pss-score-accuracy-fraction",
+        "pss score --pairs {d}/pairs.txt 0 --predictions {d}/predictions.tsv --accuracy 0.8",
+        "--accuracy",
+        "looks like a fraction",
+    ),
     # option values out of range (issue 32 point 7): the option and the allowed range
     (
         "noncompsst-evaluate-top-k-negative",

@@ -60,6 +60,12 @@ def test_score_command(tmp_path, capsys):
     for refused in ("100.5", "0", "-3"):
         assert main([*argv, "--predictions", str(predictions), "--accuracy", refused]) == 2
         assert "--accuracy" in capsys.readouterr().err
+    # a fraction for a percent (0.8 for 80) is a unit mistake, not a relative PSS of 8333
+    for fraction in ("0.8", "1"):
+        assert main([*argv, "--predictions", str(predictions), "--accuracy", fraction]) == 2
+        error = capsys.readouterr().err
+        assert "--accuracy" in error and "looks like a fraction" in error and "80 for 80 %" in error
+    assert main([*argv, "--predictions", str(predictions), "--accuracy", "1.5"]) == 0, "just above 1 is a percent"
     assert main(["pss", "score", "--pairs", str(tmp_path / "reference.0"), "2", "--predictions", str(predictions)]) == 2
     assert "expected 0 (negative) or 1 (positive)" in capsys.readouterr().err
 

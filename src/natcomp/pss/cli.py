@@ -22,6 +22,22 @@ from natcomp.errors import InputError
 __all__ = ["add_subcommands"]
 
 
+_percent = float_range(0.0, 100.0, low_open=True)
+
+
+def accuracy_percent(text: str) -> float:
+    """An argparse ``type=`` for a test accuracy in percent. A value of at most 1 is refused
+    as a fraction given for a percent (0.8 for 80): a binary sentiment classifier's accuracy
+    is above chance (50), never 1 % or less, and read as a percent it would make the relative
+    PSS a hundred times too large (issue 45: 0.8 gave "relative PSS 12500")."""
+    value = _percent(text)
+    if value <= 1:
+        raise argparse.ArgumentTypeError(
+            f"expected a percent above 1 and at most 100 (80 for 80 %), not {text}: that looks like a fraction"
+        )
+    return value
+
+
 def _cmd_clean(args: argparse.Namespace) -> int:
     from natcomp.pss.pairs import clean_pairs, read_pairs, write_pairs
 
@@ -102,8 +118,8 @@ def add_subcommands(subparsers) -> None:
     )
     score.add_argument(
         "--accuracy",
-        type=float_range(0.0, 100.0, low_open=True),
-        help="the system's test accuracy in percent, above 0 and at most 100 (for relative PSS)",
+        type=accuracy_percent,
+        help="the system's test accuracy in percent, above 1 and at most 100 (for relative PSS)",
     )
     score.add_argument("--out", type=Path, help="write the scores as a one-row TSV")
     score.set_defaults(func=_cmd_score, output_files=("out",))
