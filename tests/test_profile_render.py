@@ -228,6 +228,23 @@ def test_natcomp_compare_draws_the_figure_from_the_long_rows_of_every_profile(tm
     assert len(rows) == 2 * len(_profile("a")), "every row of both profiles, one per model"
 
 
+def test_natcomp_compare_refuses_a_figure_that_would_overwrite_its_table(tmp_path, capsys):
+    """Issue 45: --figure naming the table's own file (or a table named .png, whose default
+    figure is itself) overwrote the table with the PNG; now one line and exit 2, nothing read
+    or written."""
+    from natcomp import cli
+
+    folder = tmp_path / "a" / "results"
+    folder.mkdir(parents=True)
+    write_profile(_profile("a", r_value=0.2), folder, "profile of a")
+    table = tmp_path / "compare.tsv"
+    for options in (["--output", str(table), "--figure", str(table)], ["--output", str(tmp_path / "c.png")]):
+        assert cli.main(["compare", str(tmp_path / "a"), *options]) == 2
+        error = capsys.readouterr().err.strip()
+        assert "--figure" in error and "the table's own file" in error and len(error.splitlines()) == 1
+    assert not table.exists() and not (tmp_path / "c.png").exists()
+
+
 def test_a_measures_rows_stand_together_in_the_table():
     """profile_rows lists PSS and relative PSS per setting, interleaved; the page groups them."""
     rows = _profile("m", r_value=0.3)

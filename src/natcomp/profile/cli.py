@@ -328,9 +328,12 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     from natcomp.profile.table import compare_profiles, read_profile
     from natcomp.tsv import write_tsv
 
+    figure = args.figure or args.output.with_suffix(".png")
+    if figure.resolve() == args.output.resolve():
+        # the PNG would overwrite the table just written (issue 45)
+        raise OptionError("--figure", f"{figure} is the table's own file (--output); expected another file")
     profiles = [read_profile(run) for run in args.runs]
     table = compare_profiles(profiles)
-    figure = args.figure or args.output.with_suffix(".png")
     write_tsv(args.output, table, float_format="%.6g")
     # the figure is drawn from the long rows (sd, baseline, flag per row), not the wide table
     compare_figure(pd.concat(profiles, ignore_index=True), figure)
