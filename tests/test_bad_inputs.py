@@ -197,7 +197,7 @@ CASES = [
         "tre-fit-steps-0",
         "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --out {o}/f.tsv --steps 0",
         "--steps",
-        "at least 1",
+        "from 1 to 1000000",
     ),
     (
         "plane-split-unknown-setting",
@@ -205,7 +205,38 @@ CASES = [
         "--settings",
         "train_draw",
     ),
-    ("plane-hypernyms-negative-distance", "plane hypernyms dog --max-distance -1", "--max-distance", "at least 1"),
+    ("plane-hypernyms-negative-distance", "plane hypernyms dog --max-distance -1", "--max-distance", "from 1 to 20"),
+    # no upper bound looped for ever, or overflowed into a traceback (issue 45)
+    (
+        "plane-hypernyms-huge-distance",
+        "plane hypernyms dog --max-distance 100000000000000000000000000000",
+        "--max-distance",
+        "from 1 to 20",
+    ),
+    (
+        "plane-resource-huge-distance",
+        "plane resource --source released --input {d}/dir --out {o}/res --max-distance I=3,S=30,O=1",
+        "--max-distance",
+        "from 1 to 20",
+    ),
+    (
+        "tre-fit-huge-steps",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --out {o}/f.tsv --steps 100000000000000000000000000000",
+        "--steps",
+        "from 1 to 1000000",
+    ),
+    (
+        "tre-fit-huge-seed",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --out {o}/f.tsv --seed 100000000000000000000000000000",
+        "--seed",
+        "from 0 to 4294967295",
+    ),
+    (
+        "tre-fit-huge-learning-rate",
+        "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --out {o}/f.tsv --learning-rate 1e300",
+        "--learning-rate",
+        "above 0 and at most 10",
+    ),
     (
         "pss-score-accuracy-150",
         "pss score --pairs {d}/pairs.txt 0 --predictions {d}/predictions.tsv --accuracy 150",
@@ -284,7 +315,7 @@ CASES = [
         "plane-resource-distance-0",
         "plane resource --source released --input {d}/dir --out {o}/res --max-distance I=3,S=0,O=1",
         "--max-distance",
-        "at least 1",
+        "distances from 1 to 20",
     ),
     # a folder (or, for a folder output, an existing file) given as output
     (

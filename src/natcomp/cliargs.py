@@ -45,10 +45,19 @@ def usage_message(message: str) -> str:
 
 def _number_checker(kind: type, low: float | None, high: float | None, low_open: bool) -> Callable[[str], object]:
     name = "an integer" if kind is int else "a number"
+
+    def shown(bound: float) -> str:
+        # an integer bound in full (4294967295, not 4.29497e+09), a number in its shortest form
+        return str(bound) if kind is int else f"{bound:g}"
+
     if low is not None and high is not None:
-        allowed = f"{name} above {low:g} and at most {high:g}" if low_open else f"{name} from {low:g} to {high:g}"
+        allowed = (
+            f"{name} above {shown(low)} and at most {shown(high)}"
+            if low_open
+            else f"{name} from {shown(low)} to {shown(high)}"
+        )
     elif low is not None:
-        allowed = f"{name} above {low:g}" if low_open else f"{name} at least {low:g}"
+        allowed = f"{name} above {shown(low)}" if low_open else f"{name} at least {shown(low)}"
     else:
         allowed = name
 

@@ -12,8 +12,13 @@ import dataclasses
 import sys
 from pathlib import Path
 
-from natcomp.cliargs import json_object, positive_int
+from natcomp.cliargs import int_range, json_object
 from natcomp.errors import OptionError
+
+
+#: the most hypernym steps an option may ask for: WordNet 3.0's noun hierarchy is 20 levels
+#: deep, and 10**29 steps ran for ever (issue 45)
+MAX_HYPERNYM_DISTANCE = 20
 
 
 def _distances(text: str) -> dict[str, int]:
@@ -24,8 +29,8 @@ def _distances(text: str) -> dict[str, int]:
         raise argparse.ArgumentTypeError(f"expected I=3,S=3,O=1, got {text!r}") from None
     if sorted(result) != ["I", "O", "S"]:
         raise argparse.ArgumentTypeError(f"expected a distance for each of I, S, O, got {text!r}")
-    if min(result.values()) < 1:
-        raise argparse.ArgumentTypeError(f"expected distances of at least 1, got {text!r}")
+    if min(result.values()) < 1 or max(result.values()) > MAX_HYPERNYM_DISTANCE:
+        raise argparse.ArgumentTypeError(f"expected distances from 1 to {MAX_HYPERNYM_DISTANCE}, got {text!r}")
     return result
 
 
@@ -42,7 +47,10 @@ def add_subcommands(subparsers) -> None:
     hyp = commands.add_parser("hypernyms", help="unigram WordNet hypernyms of nouns, nearest first")
     hyp.add_argument("nouns", nargs="+", metavar="NOUN", help="English nouns")
     hyp.add_argument(
-        "--max-distance", type=positive_int, default=3, help="most hypernym steps from the noun (at least 1; default 3)"
+        "--max-distance",
+        type=int_range(1, MAX_HYPERNYM_DISTANCE),
+        default=3,
+        help=f"most hypernym steps from the noun (1 to {MAX_HYPERNYM_DISTANCE}; default 3)",
     )
     hyp.set_defaults(func=_cmd_hypernyms)
 

@@ -15,10 +15,13 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.cliargs import positive_float, positive_int
+from natcomp.cliargs import float_range, int_range
 from natcomp.errors import InputError
 
 __all__ = ["add_subcommands"]
+
+#: the most RMSprop steps of ``tre fit`` (the paper's fits take hundreds; a million is hours)
+MAX_FIT_STEPS = 1_000_000
 
 
 def _split_name(args: argparse.Namespace) -> str:
@@ -96,15 +99,25 @@ def add_subcommands(subparsers) -> None:
     fit.add_argument(
         "--composition", choices=("add", "linear"), default="add", help="how children compose (default %(default)s)"
     )
-    fit.add_argument("--steps", type=positive_int, default=400, help="RMSprop steps, at least 1 (default %(default)s)")
+    # upper bounds a user could mean (issue 45): 10**29 steps ran for ever, a seed above 2**32 - 1
+    # or a learning rate of 1e300 ended in a traceback
     fit.add_argument(
-        "--learning-rate",
-        type=positive_float,
-        default=0.01,
-        help="RMSprop learning rate, above 0 (default %(default)s)",
+        "--steps",
+        type=int_range(1, MAX_FIT_STEPS),
+        default=400,
+        help=f"RMSprop steps, from 1 to {MAX_FIT_STEPS:,} (default %(default)s)",
     )
     fit.add_argument(
-        "--seed", type=int, default=0, help="seed of the composition parameters' initialisation (default %(default)s)"
+        "--learning-rate",
+        type=float_range(0.0, 10.0, low_open=True),
+        default=0.01,
+        help="RMSprop learning rate, above 0 and at most 10 (default %(default)s)",
+    )
+    fit.add_argument(
+        "--seed",
+        type=int_range(0, 2**32 - 1),
+        default=0,
+        help="seed of the composition parameters' initialisation, from 0 to 2**32 - 1 (default %(default)s)",
     )
     fit.add_argument("--device", default="auto", help="auto (GPU when there is one), cpu or cuda")
     fit.set_defaults(func=_cmd_fit, output_files=("out",))
