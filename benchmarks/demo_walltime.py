@@ -20,30 +20,8 @@ from pathlib import Path
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-from natcomp.jobtimes import critical_path, load_run, totals  # noqa: E402
+from natcomp.jobtimes import breakdown, load_run  # noqa: E402
 from workflow_copy import copy_workflow, run_snakemake  # noqa: E402
-
-
-def print_breakdown(workdir: Path, log_text: str, top: int = 25) -> None:
-    jobs, elapsed = load_run(workdir, log_text)
-    print(f"{len(jobs)} jobs; first to last timestamp of the log: {elapsed:.0f} s")
-    print(
-        f"sum of job wall times {sum(j.wall or 0 for j in jobs):.0f} s, CPU of the benchmarked ones "
-        f"{sum(j.cpu or 0 for j in jobs):.0f} s"
-    )
-    print("\nper family (wall: summed over jobs; cpu: benchmarked jobs only)")
-    print(f"{'family':12} {'jobs':>5} {'wall s':>8} {'cpu s':>8} {'longest':>8}")
-    for row in totals(jobs, key=lambda job: job.family):
-        print(f"{row.name:12} {row.jobs:5d} {row.wall:8.1f} {row.cpu:8.1f} {row.longest:8.1f}")
-    print(f"\nper rule, the {top} largest")
-    print(f"{'rule':36} {'jobs':>5} {'wall s':>8} {'cpu s':>8} {'longest':>8}")
-    for row in totals(jobs, key=lambda job: job.rule)[:top]:
-        print(f"{row.name:36} {row.jobs:5d} {row.wall:8.1f} {row.cpu:8.1f} {row.longest:8.1f}")
-    path = critical_path(jobs)
-    print(f"\ncritical path: {sum(j.wall or 0 for j in path):.0f} s in {len(path)} jobs")
-    for job in path:
-        label = job.outputs[0] if job.outputs else ""
-        print(f"  {job.start or 0:6.0f} s  {job.wall or 0:7.1f} s  {job.rule:32} {label}")
 
 
 def print_bleu(workdir: Path) -> None:
@@ -65,7 +43,7 @@ def main() -> None:
     if args.workdir or args.log:
         if not (args.workdir and args.log):
             parser.error("--workdir and --log go together")
-        print_breakdown(args.workdir, args.log.read_text())
+        print(breakdown(*load_run(args.workdir, args.log.read_text())))
         print_bleu(args.workdir)
         return
     with tempfile.TemporaryDirectory() as tmp:
@@ -78,7 +56,7 @@ def main() -> None:
             start = time.perf_counter()
             run_snakemake(workdir, "--cores", args.cores, "--report", "results/report.html")
             print(f"report: {time.perf_counter() - start:.1f} s")
-        print_breakdown(workdir, result.stdout + result.stderr)
+        print(breakdown(*load_run(workdir, result.stdout + result.stderr)))
         print_bleu(workdir)
 
 

@@ -12,7 +12,7 @@ largest rules, the critical path) is printed into the test log on every run.
 
 import pytest
 
-from natcomp.jobtimes import critical_path, load_run, totals
+from natcomp.jobtimes import breakdown, load_run
 
 pytestmark = pytest.mark.demo
 
@@ -37,18 +37,6 @@ DEFAULT_BUDGET = 20
 WHOLE_DEMO_BUDGET = 900
 
 
-def breakdown(jobs, elapsed) -> str:
-    """The demo's time per family and its critical path, as benchmarks/demo_walltime.py prints more of it."""
-    lines = [f"the demo: {len(jobs)} jobs in {elapsed:.0f} s (natcomp.jobtimes)"]
-    for row in totals(jobs, key=lambda job: job.family):
-        lines.append(f"  {row.name:12} {row.jobs:4d} jobs {row.wall:7.1f} s of job time (longest {row.longest:.1f} s)")
-    for row in totals(jobs, key=lambda job: job.rule)[:8]:
-        lines.append(f"  {row.name:32} {row.jobs:4d} jobs {row.wall:7.1f} s (longest {row.longest:.1f} s)")
-    path = critical_path(jobs)
-    lines.append(f"  critical path {sum(job.wall or 0 for job in path):.0f} s: " + " > ".join(job.rule for job in path))
-    return "\n".join(lines)
-
-
 @pytest.fixture(scope="module")
 def demo_jobs(demo_run):
     return load_run(demo_run.workdir, demo_run.output)
@@ -57,7 +45,7 @@ def demo_jobs(demo_run):
 def test_every_demo_job_stays_within_its_rules_budget(demo_jobs, capsys):
     jobs, elapsed = demo_jobs
     with capsys.disabled():  # in the CI log every run, not only when a budget is broken
-        print("\n" + breakdown(jobs, elapsed))
+        print("\nthe demo's time (natcomp.jobtimes):\n" + breakdown(jobs, elapsed, rules=10))
     assert len(jobs) > 100, "the whole demo's jobs, read from its log"
     assert any(job.benchmark and job.cpu is not None for job in jobs), "the benchmark files were read"
     over = [

@@ -4,7 +4,7 @@ critical path, on a hand-written log whose answers are known."""
 import pytest
 
 from natcomp.errors import InputError
-from natcomp.jobtimes import critical_path, family_of, load_run, parse_log, read_benchmark, totals
+from natcomp.jobtimes import breakdown, critical_path, family_of, load_run, parse_log, read_benchmark, totals
 
 # Four jobs: corpus (0-2 s) feeds train (2-12 s, benchmarked 9.5 s) and items (2-3 s);
 # translate (12-20 s) needs both train and items; a lone download (0-1 s) feeds nothing.
@@ -115,3 +115,12 @@ def test_not_a_snakemake_log_or_benchmark_is_one_clear_error(tmp_path):
     bad.write_text("wall\n3\n")
     with pytest.raises(InputError, match="benchmark columns"):
         read_benchmark(bad)
+
+
+def test_the_breakdown_names_the_totals_and_the_critical_path():
+    jobs, elapsed = parse_log(LOG)
+    text = breakdown(jobs, elapsed, rules=2)
+    assert text.startswith("5 jobs; first to last timestamp of the log: 20 s")
+    rule_rows = [line.split()[0] for line in text.split("\n\n")[2].splitlines()[1:]]
+    assert rule_rows == ["mt_train", "plane_translate"], "the two largest rules only"
+    assert "critical path: 20 s in 3 jobs" in text and text.rstrip().endswith("results/translations.tsv")

@@ -14,23 +14,23 @@ wall times: no number of cores makes the run shorter than that chain. The run's 
 time is the log's last timestamp minus its first (``Elapsed time`` where Snakemake prints
 it is the same figure).
 
-Torch-free and pandas-free: ``benchmarks/demo_walltime.py`` prints the tables and
-``tests/test_demo_budget.py`` holds every demo rule to a wall-time budget.
+Torch-free and pandas-free. :func:`breakdown` is the text ``benchmarks/demo_walltime.py``
+prints and ``tests/test_demo_budget.py`` writes into the CI log, where it also holds every
+demo rule to a wall-time budget.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
 
 from natcomp.errors import InputError
 from natcomp.files import read_text
+from natcomp.profile.fit import FAMILIES
 
-#: the families' rule-name prefixes (report rules: ``report_<family>_...``)
-FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
 
 _STAMP = re.compile(r"^\[(\w{3} \w{3} +\d+ \d\d:\d\d:\d\d \d{4})\]$")
 _HEADER = re.compile(r"^(local)?rule (\w+):$")
@@ -61,8 +61,8 @@ class Job:
 
 
 def family_of(rule: str) -> str:
-    """The family a rule belongs to (``mt_train``: mt; ``report_plane_...``: plane), or
-    ``core`` (downloads, the run's config, the summary)."""
+    """The family a rule belongs to by its name's prefix (``mt_train``: mt;
+    ``report_plane_...``: plane), or ``core`` (downloads, the run's config, the summary)."""
     name = rule.removeprefix("report_")
     for family in FAMILIES:
         if name == family or name.startswith(f"{family}_"):
@@ -202,3 +202,25 @@ def critical_path(jobs: Iterable[Job]) -> list[Job]:
         path.append(end)
         end = best[end.jobid][1]
     return path[::-1]
+
+
+def breakdown(jobs: Sequence[Job], elapsed: float, rules: int = 25) -> str:
+    """A run's time as text: the jobs, the run's wall time, totals per family and for the
+    ``rules`` largest rules (wall summed over jobs, CPU of the benchmarked ones, the longest
+    job), and the critical path job by job."""
+    lines = [
+        f"{len(jobs)} jobs; first to last timestamp of the log: {elapsed:.0f} s",
+        f"sum of job wall times {sum(job.wall or 0 for job in jobs):.0f} s, "
+        f"CPU of the benchmarked ones {sum(job.cpu or 0 for job in jobs):.0f} s",
+    ]
+    for title, key, top in (("family", lambda job: job.family, None), ("rule", lambda job: job.rule, rules)):
+        lines += ["", f"{title:36} {'jobs':>5} {'wall s':>8} {'cpu s':>8} {'longest':>8}"]
+        for row in totals(jobs, key=key)[:top]:
+            lines.append(f"{row.name:36} {row.jobs:5d} {row.wall:8.1f} {row.cpu:8.1f} {row.longest:8.1f}")
+    path = critical_path(jobs)
+    lines += ["", f"critical path: {sum(job.wall or 0 for job in path):.0f} s in {len(path)} jobs"]
+    for job in path:
+        lines.append(
+            f"  {job.start or 0:6.0f} s  {job.wall or 0:7.1f} s  {job.rule:32} {job.outputs[0] if job.outputs else ''}"
+        )
+    return "\n".join(lines)
