@@ -12,7 +12,7 @@ runs to the token limit (--max-new-tokens): the figures are those of full-length
 and new tokens/s is the comparable one. The prompts are causal_generation.py's
 ("English: {source}\\nDutch:" on generated demo sentences).
 
-On CUDA: bf16 (--precision), --prompts prompts batched for each --batch-sizes, and the first
+On CUDA: the checkpoint's bf16 (--precision auto), --prompts prompts batched for each --batch-sizes, and the first
 --loop-prompts of them one at a time. Without CUDA it stops with a message; --tiny runs the
 same code on CPU with a tiny config of the same architecture and few prompts (a dry run, so
 the script is known to work before a GPU is lent).
@@ -113,7 +113,7 @@ def main() -> None:
     parser.add_argument("--loop-prompts", type=int, default=50, help="of them, generated one at a time")
     parser.add_argument("--batch-sizes", type=int, nargs="+", default=[64, 256])
     parser.add_argument("--max-new-tokens", type=int, default=64)
-    parser.add_argument("--precision", choices=hf.CAUSAL_PRECISIONS, default="bf16")
+    parser.add_argument("--precision", choices=hf.CAUSAL_PRECISIONS, default="auto")
     args = parser.parse_args()
     on_gpu = torch.cuda.is_available() and not args.tiny
     if not on_gpu and not args.tiny:

@@ -235,7 +235,7 @@ def test_every_command_refuses_an_unknown_option_in_one_line(path, capsys):
         ),
         (
             ["mt", "evaluate", "--model", "m", "--precision", "fp8"],
-            "natcomp: error: --precision: invalid choice 'fp8' (choose from fp32, fp16, bf16)",
+            "natcomp: error: --precision: invalid choice 'fp8' (choose from auto, fp32, fp16, bf16)",
         ),
         (
             ["mt", "nope"],

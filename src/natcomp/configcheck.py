@@ -19,6 +19,11 @@ from jsonschema.exceptions import ValidationError
 
 from natcomp.errors import ConfigError
 
+#: the dtypes a config's ``dtype`` (and ``natcomp evaluate --dtype``) names: ``auto`` (the
+#: checkpoint's own on a GPU, fp32 on a CPU) or one dtype; what each means is
+#: :mod:`natcomp.hf.precision`'s, kept here so that building the command line imports no torch
+DTYPES = ("auto", "fp32", "fp16", "bf16")
+
 _TYPE_NAMES = {
     "object": "a mapping",
     "array": "a list",

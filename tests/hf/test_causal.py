@@ -205,20 +205,26 @@ def test_generation_settings_list_every_problem():
     for expected in (
         "decoding must be one of greedy, beam",
         "beam must be",
-        "precision must be one of fp32, fp16, bf16",
+        "precision must be one of auto, fp32, fp16, bf16",
     ):
         assert expected in message
     assert "stop must hold non-empty strings" in message and "max_len_a" in message
     assert GenerationSettings(stop=["\n", "###"]).stop == ("\n", "###")
 
 
-def test_half_precision_is_fp32_on_the_cpu(tiny_causal, caplog):
+def test_half_precision_asked_for_on_the_cpu_is_one_line_and_auto_runs_fp32(tiny_causal):
     import torch
 
-    with caplog.at_level("INFO", logger="natcomp.hf.causal"):
-        model = generator(tiny_causal["llama"], precision="bf16")
+    if torch.cuda.is_available():
+        pytest.skip("this machine has a GPU")
+    with pytest.raises(
+        ConfigError, match=r"config mt\.systems\.llm\.precision: bf16 was asked for but this job runs on the CPU"
+    ):
+        CausalGenerator(
+            tiny_causal["llama"], GenerationSettings(device="cpu", precision="bf16"), key="mt.systems.llm.model"
+        )
+    model = generator(tiny_causal["llama"], precision="auto")
     assert model.precision == "fp32" and model.model.dtype == torch.float32
-    assert "bf16 was asked for" in caplog.text
 
 
 def test_a_device_that_is_not_there_names_the_device_key_beside_the_model(tiny_causal):

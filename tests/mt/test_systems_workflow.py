@@ -149,7 +149,7 @@ def test_natcomp_mt_evaluate_plans_the_tests_of_one_model(tmp_path):
             "max_new_tokens": 256,
             "max_len_b": 10,
             "batch_size": 64,
-            "precision": "fp32",
+            "precision": "auto",
             "device": "auto",
         }
     }

@@ -5,8 +5,8 @@ Used by the NonCompSST, PLANE, PSS and TRE families; sequence-to-sequence transl
 models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (devices,
 finding, checking and loading models, tiny models), ``inference``, ``embedding`` (text files
 embedded by an encoder named in config: PSS and TRE), ``training``,
-``seq2seq``, ``causal`` (decoder-only language models), ``causal_training``, ``kinds``
-and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
+``seq2seq``, ``causal`` (decoder-only language models), ``causal_training``, ``kinds``,
+``precision`` (the dtype of inference and training) and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
 """
 
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
@@ -58,6 +58,7 @@ from natcomp.hf.inference import (  # noqa: E402
     tokenize,
 )
 from natcomp.hf.kinds import is_decoder_only  # noqa: E402
+from natcomp.hf.precision import DTYPES  # noqa: E402
 from natcomp.hf.models import (  # noqa: E402
     SHIPPED_MODELS,
     SPECIAL_TOKENS,
@@ -73,6 +74,7 @@ from natcomp.hf.models import (  # noqa: E402
     load_sequence_classifier,
     load_tokenizer,
     resolve_model,
+    run_dtype,
     save_model,
     set_threads,
     offline_model_routes,
@@ -117,6 +119,7 @@ __all__ = [
     "embed_text_sets",
     "embed_texts",
     "read_text_columns",
+    "DTYPES",
     "POOLINGS",
     "SCHEDULERS",
     "SEQ2SEQ_SCHEDULES",
@@ -156,6 +159,7 @@ __all__ = [
     "model_device",
     "predict_logits",
     "resolve_model",
+    "run_dtype",
     "save_model",
     "set_threads",
     "offline_model_routes",

@@ -36,13 +36,15 @@ from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402
 from natcomp.hf.inference import length_sorted_batches  # noqa: E402
 from natcomp.hf.models import _load, check_model_available, ensure_pad_token, load_config, save_model, set_threads  # noqa: E402
 from natcomp.hf.models import device as pick_device  # noqa: E402
+from natcomp.hf.precision import DTYPES, checkpoint_dtype, inference_dtype  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
 #: ``decoding`` values of :class:`GenerationSettings`.
 CAUSAL_DECODINGS = ("greedy", "beam")
-#: ``precision`` values of :class:`GenerationSettings` (fp16/bf16 only on CUDA).
-CAUSAL_PRECISIONS = ("fp32", "fp16", "bf16")
+#: ``precision`` values of :class:`GenerationSettings`: :data:`natcomp.hf.precision.DTYPES`
+#: (``auto``: the checkpoint's dtype on a GPU, fp32 on a CPU; fp16/bf16 only on a GPU).
+CAUSAL_PRECISIONS = DTYPES
 #: ``kind`` values of :func:`build_tiny_causal_lm`.
 TINY_CAUSAL_KINDS = ("gpt2", "llama")
 
@@ -189,9 +191,11 @@ def causal_lm_problem(config) -> str | None:
     return f"it is a {architectures}, not a causal language model (...ForCausalLM, GPT2LMHeadModel)"
 
 
-def load_causal_lm(name_or_path: str | os.PathLike, key: str = "model"):
+def load_causal_lm(name_or_path: str | os.PathLike, key: str = "model", dtype: str = "fp32"):
     """``(tokenizer, model)`` of a causal language model (``AutoTokenizer``,
-    ``AutoModelForCausalLM``), offline-safe like every loader of :mod:`natcomp.hf.models`.
+    ``AutoModelForCausalLM``, its weights in ``dtype``: fp32 for training,
+    :func:`natcomp.hf.precision.inference_dtype` for inference), offline-safe like every
+    loader of :mod:`natcomp.hf.models`.
 
     The tokenizer pads on the left (a batch's prompts end where generation starts); a model
     without a pad token gets its EOS token (else its UNK token) as pad token, in the
@@ -207,7 +211,7 @@ def load_causal_lm(name_or_path: str | os.PathLike, key: str = "model"):
     if problem is not None:
         raise ConfigError(key, f"'{name_or_path}' is not a causal language model: {problem}")
     tokenizer = _load(AutoTokenizer, "tokenizer", name_or_path, key)
-    model = _load(AutoModelForCausalLM, "causal language model", name_or_path, key).eval()
+    model = _load(AutoModelForCausalLM, "causal language model", name_or_path, key, dtype=dtype).eval()
     tokenizer.padding_side = "left"
     ensure_pad_token(tokenizer, name_or_path, key)
     if model.generation_config.pad_token_id is None:
@@ -225,8 +229,9 @@ class GenerationSettings:
     """How a causal LM generates: ``decoding`` (greedy, or beam search with ``beam`` beams),
     the most tokens it may write (``max_new_tokens``; with ``max_len_a``, also at most
     ``floor(max_len_a * source tokens + max_len_b)`` per item: :meth:`CausalGenerator.token_limits`),
-    the stop strings that end an item, prompts per batch, precision (fp16/bf16 only on a GPU)
-    and device (``auto``: the GPU where there is one)."""
+    the stop strings that end an item, prompts per batch, precision (:data:`CAUSAL_PRECISIONS`:
+    ``auto`` the checkpoint's dtype on a GPU and fp32 on a CPU; fp16/bf16 only on a GPU) and
+    device (``auto``: the GPU where there is one)."""
 
     decoding: str = "greedy"
     beam: int = 5
@@ -235,7 +240,7 @@ class GenerationSettings:
     max_len_b: int = 10
     stop: tuple[str, ...] = ("\n",)
     batch_size: int = 16
-    precision: str = "fp32"
+    precision: str = "auto"
     device: str = "auto"
 
     def __post_init__(self):
@@ -312,28 +317,24 @@ def _beside(key: str, name: str) -> str:
     return ".".join(parts[:-1] + [name]) if parts[-1] == "model" else ".".join(parts + [name])
 
 
-def _dtype(precision: str) -> torch.dtype:
-    return {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}[precision]
-
-
 class CausalGenerator:
     """Generation and scoring with a causal LM (a model folder, shipped model or Hub id),
     in length-sorted, left-padded batches with position ids that ignore the padding.
 
-    fp16/bf16 are used only on CUDA: asked for on a CPU, the model runs in fp32 (logged)
-    and ``precision`` says so. See docs/hf.md, "Causal language models"."""
+    The model is loaded in the dtype :func:`natcomp.hf.precision.inference_dtype` gives for
+    the settings' precision on the device, which ``precision`` names (fp16 or bf16 asked for
+    on a CPU is a :class:`ConfigError`). See docs/hf.md, "Causal language models"."""
 
     def __init__(self, model, settings: GenerationSettings, *, key: str = "model", threads: int = 1):
         self.model_name, self.settings, self.key = str(model), settings, key
         self.device = pick_device(settings.device, key=_beside(key, "device"))
         if self.device.type == "cpu":
             set_threads(threads)
-        self.tokenizer, self.model = load_causal_lm(model, key)
-        self.precision = settings.precision
-        if self.precision != "fp32" and self.device.type != "cuda":
-            logger.info("%s was asked for but the model runs on the CPU: running in fp32", self.precision)
-            self.precision = "fp32"
-        self.model.to(self.device, dtype=_dtype(self.precision))
+        self.precision = inference_dtype(
+            settings.precision, self.device, checkpoint_dtype(load_config(model, key)), _beside(key, "precision")
+        )
+        self.tokenizer, self.model = load_causal_lm(model, key, dtype=self.precision)
+        self.model.to(self.device)
         eos = self.model.generation_config.eos_token_id
         if eos is None:
             eos = self.tokenizer.eos_token_id

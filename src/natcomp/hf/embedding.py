@@ -54,10 +54,13 @@ def embed_texts(
     batch_size: int = 64,
     max_length: int = 128,
     device: str = "auto",
+    dtype: str = "auto",
     key: str = "model",
 ) -> np.ndarray:
     """Embeddings ``[len(texts), hidden]`` (float32) of ``texts`` by the encoder of ``spec``."""
-    return embed_text_sets(spec, [texts], batch_size=batch_size, max_length=max_length, device=device, key=key)[0]
+    return embed_text_sets(
+        spec, [texts], batch_size=batch_size, max_length=max_length, device=device, dtype=dtype, key=key
+    )[0]
 
 
 def embed_text_sets(
@@ -67,14 +70,18 @@ def embed_text_sets(
     batch_size: int = 64,
     max_length: int = 128,
     device: str = "auto",
+    dtype: str = "auto",
     key: str = "model",
 ) -> list[np.ndarray]:
-    """One embedding array per list of texts, the model loaded once; ``key`` names the model in errors."""
+    """One embedding array per list of texts, the model loaded once in the inference dtype
+    of ``dtype`` on ``device`` (:func:`natcomp.hf.precision.inference_dtype`; the arrays are
+    float32 whatever it is); ``key`` names the model in errors."""
     from natcomp import hf
 
     hf.check_model_available(spec.model, key)
-    encoder, tokenizer = hf.load_encoder(spec.model, key), hf.load_tokenizer(spec.model, key)
     run_device = hf.device(device)
+    used = hf.run_dtype(spec.model, dtype, run_device, key)
+    encoder, tokenizer = hf.load_encoder(spec.model, key, dtype=used), hf.load_tokenizer(spec.model, key)
     return [
         hf.encode(
             encoder,
@@ -101,7 +108,8 @@ def embed_text_files(
 ) -> list[tuple[int, int]]:
     """Embed the texts of each ``(tsv, columns)`` of ``inputs`` into the ``.npy`` of ``outputs``.
 
-    ``settings``: ``batch_size``, ``max_length``, ``device`` (a family's ``embed`` section).
+    ``settings``: ``batch_size``, ``max_length``, ``device`` (a family's ``embed`` section)
+    and ``dtype`` (the run's).
     Arrays are written atomically; returns their shapes.
     """
     from natcomp.files import atomic_open
@@ -109,7 +117,9 @@ def embed_text_files(
     if len(inputs) != len(outputs):
         raise ValueError(f"{len(inputs)} inputs for {len(outputs)} outputs; expected one output per input")
     options = {
-        name: value for name, value in (settings or {}).items() if name in ("batch_size", "max_length", "device")
+        name: value
+        for name, value in (settings or {}).items()
+        if name in ("batch_size", "max_length", "device", "dtype")
     }
     texts = [read_text_columns(path, columns) for path, columns in inputs]
     arrays = embed_text_sets(spec, texts, key=key, **options)

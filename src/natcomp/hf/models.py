@@ -19,6 +19,7 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_decoder_only
+from natcomp.hf.precision import TORCH_DTYPES
 from natcomp.shipped import SHIPPED_MODELS, shipped_model_ids, shipped_model_path
 
 logger = logging.getLogger(__name__)
@@ -178,9 +179,14 @@ def _check_on_hub(repo_id: str, key: str, hint: str) -> str:
 # ---------------------------------------------------------------- loading
 
 
-def _load(loader, what: str, name_or_path, key: str, **kwargs):
+def _load(loader, what: str, name_or_path, key: str, *, dtype: str | None = None, **kwargs):
+    """``loader.from_pretrained`` offline-safely; a model loader gives ``dtype`` (a name of
+    :data:`natcomp.hf.precision.TORCH_DTYPES`), so no checkpoint's own dtype is taken
+    unasked (:mod:`natcomp.hf.precision`)."""
     source = check_model_available(name_or_path, key)
     local_only = Path(source).is_dir() or hub_offline()
+    if dtype is not None:
+        kwargs["dtype"] = TORCH_DTYPES[dtype]
     try:
         return loader.from_pretrained(source, local_files_only=local_only, **kwargs)
     except (OSError, ValueError, KeyError, RuntimeError, TypeError, ImportError) as error:
@@ -215,18 +221,28 @@ def load_config(name_or_path: str | os.PathLike, key: str = "model"):
     return _load(AutoConfig, "config", name_or_path, key)
 
 
-def load_encoder(name_or_path: str | os.PathLike, key: str = "model"):
-    """The bare encoder of a model (``AutoModel``), in eval mode."""
+def run_dtype(name_or_path: str | os.PathLike, requested: str, run_device: torch.device, key: str = "model") -> str:
+    """The dtype the model runs inference in on ``run_device`` for the ``requested`` one
+    (the config's top-level ``dtype``: :func:`natcomp.hf.precision.inference_dtype`), its
+    checkpoint's dtype read from its config (no weights are read)."""
+    from natcomp.hf.precision import checkpoint_dtype, inference_dtype
+
+    return inference_dtype(requested, run_device, checkpoint_dtype(load_config(name_or_path, key)), "dtype")
+
+
+def load_encoder(name_or_path: str | os.PathLike, key: str = "model", dtype: str = "fp32"):
+    """The bare encoder of a model (``AutoModel``) with its weights in ``dtype`` (fp32 for
+    training; :func:`natcomp.hf.precision.inference_dtype` for inference), in eval mode."""
     from transformers import AutoModel
 
-    return _load(AutoModel, "encoder", name_or_path, key).eval()
+    return _load(AutoModel, "encoder", name_or_path, key, dtype=dtype).eval()
 
 
-def load_masked_lm(name_or_path: str | os.PathLike, key: str = "model"):
-    """A masked language model (``AutoModelForMaskedLM``), in eval mode."""
+def load_masked_lm(name_or_path: str | os.PathLike, key: str = "model", dtype: str = "fp32"):
+    """A masked language model (``AutoModelForMaskedLM``) in ``dtype``, in eval mode."""
     from transformers import AutoModelForMaskedLM
 
-    return _load(AutoModelForMaskedLM, "masked language model", name_or_path, key).eval()
+    return _load(AutoModelForMaskedLM, "masked language model", name_or_path, key, dtype=dtype).eval()
 
 
 def load_sequence_classifier(
@@ -236,8 +252,10 @@ def load_sequence_classifier(
     id2label: Mapping[int, str] | None = None,
     seed: int | None = None,
     key: str = "model",
+    dtype: str = "fp32",
 ):
-    """A sequence classifier (``AutoModelForSequenceClassification``), in eval mode.
+    """A sequence classifier (``AutoModelForSequenceClassification``) in ``dtype`` (fp32,
+    the default, for training), in eval mode.
 
     With ``num_labels`` (or ``id2label``) of a size different from the checkpoint's, the
     head's weights whose shapes change are re-initialised at random
@@ -280,7 +298,9 @@ def load_sequence_classifier(
         kwargs.update(id2label=id2label, label2id={label: index for index, label in id2label.items()})
     if seed is not None:
         set_seed(seed)
-    model = _load(AutoModelForSequenceClassification, "sequence classifier", name_or_path, key, **kwargs).eval()
+    model = _load(
+        AutoModelForSequenceClassification, "sequence classifier", name_or_path, key, dtype=dtype, **kwargs
+    ).eval()
     if is_decoder_only(model) and getattr(model.config, "pad_token_id", None) is None:
         # transformers' head of a decoder-only model classifies from the last token that is
         # not the pad token: without a pad token id it takes the last column, padding or not

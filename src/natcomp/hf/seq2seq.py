@@ -53,14 +53,14 @@ _MARIAN_HEAD = ("</s>", "<unk>")
 _M2M100_HEAD = ("<s>", "<pad>", "</s>", "<unk>")
 
 
-def load_seq2seq(name_or_path: str | os.PathLike, key: str = "model"):
+def load_seq2seq(name_or_path: str | os.PathLike, key: str = "model", dtype: str = "fp32"):
     """``(tokenizer, model)`` of a sequence-to-sequence model (``AutoTokenizer``,
-    ``AutoModelForSeq2SeqLM``), the model in eval mode; a missing model is a
+    ``AutoModelForSeq2SeqLM``, its weights in ``dtype``), the model in eval mode; a missing model is a
     :class:`ConfigError` naming ``key`` (see :func:`natcomp.hf.models.check_model_available`)."""
     from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
 
     tokenizer = _load(AutoTokenizer, "tokenizer", name_or_path, key)
-    model = _load(AutoModelForSeq2SeqLM, "sequence-to-sequence model", name_or_path, key).eval()
+    model = _load(AutoModelForSeq2SeqLM, "sequence-to-sequence model", name_or_path, key, dtype=dtype).eval()
     return tokenizer, model
 
 

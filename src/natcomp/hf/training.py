@@ -21,8 +21,16 @@ import numpy as np
 import torch
 
 from natcomp.errors import ConfigError
-from natcomp.hf.inference import TextInput, length_sorted_batches, model_inputs, output_field, tokenize
+from natcomp.hf.inference import (
+    TextInput,
+    length_sorted_batches,
+    model_device,
+    model_inputs,
+    output_field,
+    tokenize,
+)
 from natcomp.hf.models import device as pick_device
+from natcomp.hf.precision import training_autocast, training_precision
 
 logger = logging.getLogger(__name__)
 
@@ -117,7 +125,8 @@ def train_in_length_sorted_batches(
     from transformers import set_seed
 
     set_seed(settings.seed)
-    model.train()
+    model.to(dtype=torch.float32).train()  # fp32 master weights (natcomp.hf.precision)
+    log.info("training in %s on %s", training_precision(model_device(model)), model_device(model))
     decay = [parameter for parameter in model.parameters() if parameter.ndim >= 2]
     no_decay = [parameter for parameter in model.parameters() if parameter.ndim < 2]
     optimizer = torch.optim.AdamW(
@@ -135,7 +144,8 @@ def train_in_length_sorted_batches(
     for epoch in range(1, settings.epochs + 1):
         loss_sum, token_count = 0.0, 0
         for batch_index in torch.randperm(len(batches), generator=order_generator).tolist():
-            loss, tokens = batch_loss(batches[batch_index])
+            with training_autocast(model_device(model)):
+                loss, tokens = batch_loss(batches[batch_index])
             optimizer_step(loss, model, optimizer, scheduler, settings.gradient_clip)
             loss_sum += float(loss.detach()) * tokens
             token_count += tokens
@@ -240,7 +250,7 @@ def _predict(model, tokenizer, texts, settings, run_device) -> np.ndarray:
     predictions = np.empty(len(texts), dtype=np.int64)
     was_training = model.training
     model.eval()
-    with torch.inference_mode():
+    with torch.inference_mode(), training_autocast(run_device):
         for indices in length_sorted_batches(texts, settings.batch_size):
             batch = tokenize(tokenizer, [texts[index] for index in indices], settings.max_length)
             logits = output_field(model(**model_inputs(model, batch, run_device)), "logits")
@@ -287,7 +297,9 @@ def fine_tune_classifier(
 
     set_seed(settings.seed)
     run_device = pick_device(settings.device)
-    model.to(run_device)
+    # fp32 master weights whatever the checkpoint's dtype (natcomp.hf.precision)
+    model.to(run_device, dtype=torch.float32)
+    log.info("training in %s on %s", training_precision(run_device), run_device)
     optimizer = torch.optim.AdamW(_parameter_groups(model, settings.weight_decay), lr=settings.learning_rate)
     steps_per_epoch = math.ceil(len(train_texts) / settings.batch_size)
     total_steps = steps_per_epoch * settings.epochs
@@ -309,7 +321,8 @@ def fine_tune_classifier(
         for start in range(0, len(order), settings.batch_size):
             indices = order[start : start + settings.batch_size]
             batch = tokenize(tokenizer, [train_texts[index] for index in indices], settings.max_length)
-            output = model(**model_inputs(model, batch, run_device), labels=labels_tensor[indices].to(run_device))
+            with training_autocast(run_device):
+                output = model(**model_inputs(model, batch, run_device), labels=labels_tensor[indices].to(run_device))
             loss = output_field(output, "loss")
             if loss is None:
                 raise TypeError("the model returned no loss for labels; see natcomp.hf.training for the contract")

@@ -478,9 +478,10 @@ def _add_evaluate(subparsers) -> None:
     )
     parser.add_argument(
         "--precision",
-        choices=("fp32", "fp16", "bf16"),
-        default="fp32",
-        help="floating-point precision of decoding on a GPU (bf16: causal LMs only; default fp32)",
+        choices=("auto", "fp32", "fp16", "bf16"),
+        default="auto",
+        help="the dtype of decoding (default auto: the checkpoint's on a GPU, fp32 on a CPU; fp16 and bf16 only on "
+        "a GPU, bf16 for causal LMs only)",
     )
     parser.add_argument(
         "--device",

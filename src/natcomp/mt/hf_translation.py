@@ -33,7 +33,7 @@ from pathlib import Path
 from natcomp.errors import ConfigError
 from natcomp.hf.inference import length_sorted_batches
 from natcomp.hf.kinds import is_causal_lm_config
-from natcomp.hf.models import check_model_available, device, set_threads
+from natcomp.hf.models import check_model_available, device, run_dtype, set_threads
 from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
 from transformers import LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
@@ -43,7 +43,7 @@ from natcomp.hf.causal import ItemTokenLimit  # noqa: E402
 log = logging.getLogger(__name__)
 
 HF_TRANSLATION_FAMILIES = ("marian", "m2m100", "nllb")
-PRECISIONS = ("fp32", "fp16")
+PRECISIONS = ("auto", "fp32", "fp16")
 DEVICES = ("auto", "cpu", "cuda")
 
 #: FLORES-200 codes (NLLB-200's language tokens) of common languages, by ISO 639-1 code.
@@ -191,7 +191,8 @@ def model_fingerprint(name_or_path: str | os.PathLike, key: str = "model") -> st
 class HFDecodeSettings:
     """How a Hugging Face model decodes: beam size, the most tokens it may write
     (``max_new_tokens``), the hypotheses kept (``nbest`` <= ``beam``), sentences per batch,
-    precision (``fp16`` only on a GPU) and device (``auto``: the GPU where there is one).
+    precision (``auto``: the checkpoint's dtype on a GPU, fp32 on a CPU; ``fp16`` only on a
+    GPU) and device (``auto``: the GPU where there is one).
 
     ``max_len_a`` (None: off) also limits each translation to ``max_len_a * source tokens +
     max_len_b`` tokens (source tokens of the model's tokenizer, end-of-sentence included;
@@ -329,7 +330,6 @@ class HFTranslator:
         key: str = "model",
         family: str | None = None,
     ):
-        import torch
 
         self.model_name, self.settings, self.key = str(model), settings, key
         self.source_lang, self.target_lang = source_lang, target_lang
@@ -340,12 +340,16 @@ class HFTranslator:
         self.device = device(settings.device, key=f"{key}.device" if key else "device")
         if self.device.type == "cpu":
             set_threads(threads)
-        self.tokenizer, self.model = load_seq2seq(model, key)
         self.precision = settings.precision
-        if settings.precision == "fp16" and self.device.type != "cuda":
+        if settings.precision == "auto":
+            # the checkpoint's dtype on a GPU (natcomp.hf.precision); bf16 is for causal LMs only
+            resolved = run_dtype(model, "auto", self.device, key)
+            self.precision = "fp32" if resolved == "bf16" else resolved
+        elif settings.precision == "fp16" and self.device.type != "cuda":
             log.info("fp16 was asked for but the model runs on the CPU: decoding in fp32")
             self.precision = "fp32"
-        self.model.to(self.device, dtype=torch.float16 if self.precision == "fp16" else torch.float32)
+        self.tokenizer, self.model = load_seq2seq(model, key, dtype=self.precision)
+        self.model.to(self.device)
         self._forced_bos = self._language_setup()
         # Language tokens are not special tokens to every tokenizer release (transformers
         # 5's M2M100Tokenizer), so skip_special_tokens may keep them: they are dropped here.

@@ -67,7 +67,8 @@ class SentimentHeadClassifier(torch.nn.Module):
         if attention_mask is None:
             attention_mask = torch.ones_like(input_ids)
         states = hf.hidden_states(self.encoder, input_ids, attention_mask)
-        logits = self.head(hf.pool_states(states, attention_mask, self.pooling))
+        # the head is fp32 (natcomp.hf.precision): the states of a bf16 encoder are cast to it
+        logits = self.head(hf.pool_states(states, attention_mask, self.pooling).float())
         out = {"logits": logits}
         if labels is not None:
             out["loss"] = torch.nn.functional.nll_loss(torch.log_softmax(logits, dim=-1), labels)

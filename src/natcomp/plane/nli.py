@@ -31,6 +31,7 @@ class NliSettings:
     batch_size: int = 64
     max_length: int = 32
     device: str = "auto"
+    dtype: str = "auto"  # the run's inference dtype (config's top-level dtype)
 
 
 def label_answers(id2label, model_name: str, key: str = "plane.nli.models") -> dict[int, int]:
@@ -49,7 +50,10 @@ def evaluate_nli(
     ``name`` (default: ``model_name``) is what the ``model`` column says."""
     key = "plane.nli.models"
     hf.check_model_available(model_name, key)
-    model = hf.load_sequence_classifier(model_name, key=key)
+    run_device = hf.device(settings.device)
+    model = hf.load_sequence_classifier(
+        model_name, key=key, dtype=hf.run_dtype(model_name, settings.dtype, run_device, key)
+    )
     tokenizer = hf.load_tokenizer(model_name, key)
     answers = label_answers(model.config.id2label, model_name, key)
     pairs = list(zip(items["c1"], items["c2"]))
@@ -59,7 +63,7 @@ def evaluate_nli(
         pairs,
         batch_size=settings.batch_size,
         max_length=settings.max_length,
-        device=hf.device(settings.device),
+        device=run_device,
     )
     top = probabilities.argmax(axis=1)
     names = [str(model.config.id2label[int(i)]) for i in top]

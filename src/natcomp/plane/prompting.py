@@ -77,6 +77,7 @@ class PromptSettings:
     batch_size: int = 64
     max_length: int = 96
     device: str = "auto"
+    dtype: str = "auto"  # the run's inference dtype (config's top-level dtype)
     chat_template: str = "off"  # causal LMs only: off, on or auto
 
     def __post_init__(self):
@@ -217,7 +218,9 @@ def evaluate_prompting(
     tokenizer = hf.load_tokenizer(model_name, key)
     # each verbaliser's id as the tokenizer encodes it in each template; fail before any work
     ids = {template: verbaliser_ids(tokenizer, settings.verbalisers, template) for template in settings.templates}
-    model = hf.load_masked_lm(model_name, key)
+    model = hf.load_masked_lm(
+        model_name, key, dtype=hf.run_dtype(model_name, settings.dtype, hf.device(settings.device), key)
+    )
     frames = []
     for template in settings.templates:
         for verbaliser_name, words in settings.verbalisers.items():
@@ -324,7 +327,9 @@ def evaluate_zero_shot(
         return evaluate_zero_shot_causal(model_name, triplets, settings, pairs, log=log, name=name)
     tokenizer = hf.load_tokenizer(model_name, key)
     ids = {template: conversion_ids(tokenizer, pairs, template, log) for template in settings.templates}
-    model = hf.load_masked_lm(model_name, key)
+    model = hf.load_masked_lm(
+        model_name, key, dtype=hf.run_dtype(model_name, settings.dtype, hf.device(settings.device), key)
+    )
     frames = []
     for template in settings.templates:
         prompts = build_zero_shot_prompts(triplets, template, tokenizer.mask_token)
@@ -372,7 +377,9 @@ def causal_generator(model_name: str, settings: PromptSettings, key: str = "plan
     if settings.chat_template == "on" and not has_template:
         raise ConfigError("plane.prompting.chat_template", f"is on but '{model_name}' has no chat template")
     generator = hf.CausalGenerator(
-        model_name, hf.GenerationSettings(batch_size=settings.batch_size, device=settings.device), key=key
+        model_name,
+        hf.GenerationSettings(batch_size=settings.batch_size, device=settings.device, precision=settings.dtype),
+        key=key,
     )
     return generator, settings.chat_template == "on" or (settings.chat_template == "auto" and has_template)
 

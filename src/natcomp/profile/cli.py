@@ -37,6 +37,7 @@ def add_subcommands(subparsers) -> None:
 
 
 def _add_evaluate(subparsers) -> None:
+    from natcomp.configcheck import DTYPES
     from natcomp.profile.fit import FAMILIES
 
     parser = subparsers.add_parser(
@@ -64,6 +65,12 @@ def _add_evaluate(subparsers) -> None:
         choices=FAMILIES,
         metavar="FAMILY",
         help=f"run only these of the families the model fits ({', '.join(FAMILIES)}; default: all it fits)",
+    )
+    parser.add_argument(
+        "--dtype",
+        choices=DTYPES,
+        help="the dtype of inference (default: the base config's dtype, auto: the checkpoint's on a GPU, fp32 on a "
+        "CPU; fp16 and bf16 only on a GPU); training always keeps fp32 weights",
     )
     add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
@@ -117,6 +124,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         args.model,
         name=args.name,
         families=args.families,
+        dtype=args.dtype,
         configfile=args.configfile,
         directory=args.directory,
         cores=args.cores,
@@ -163,8 +171,11 @@ def plan_run(
     families: Sequence[str] | None = None,
     configfile: Path | None = None,
     mt_system: Mapping[str, object] | None = None,
+    dtype: str | None = None,
 ) -> RunPlan:
-    """Everything :func:`evaluate_model` checks and decides before it writes a file or starts a job."""
+    """Everything :func:`evaluate_model` checks and decides before it writes a file or starts a job.
+    ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too."""
+    from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
     from natcomp.profile import fit, runconfig
 
     base_path = configfile or runconfig.workflow_root() / "config" / "config.yaml"
@@ -181,6 +192,11 @@ def plan_run(
     if kinds.causal and "mt" in chosen:
         # a causal LM is an MT system of family causal: it translates by prompting
         mt_system = {**(mt_system or {}), "family": "causal"}
+    if dtype is not None:
+        base = {**base, "dtype": check_dtype_name(dtype, "--dtype")}
+        mt_system = {**(mt_system or {}), "precision": dtype}
+    requested = check_dtype_name(base.get("dtype", "auto"), f"{base_path}: dtype")
+    precision = precision_note(requested, checkpoint_dtype(model_config))
     scale = runconfig.scale_of(base, base_path)
     record = {
         "model": model,
@@ -189,6 +205,9 @@ def plan_run(
         "base": str(base_path),
         "families": list(chosen),
         "plane": {"prompting": kinds.language_model, "nli": kinds.nli},
+        "dtype": requested,
+        "checkpoint_dtype": checkpoint_dtype(model_config),
+        "precision": precision,
     }
     return RunPlan(
         name=name,
@@ -214,6 +233,7 @@ def evaluate_model(
     snakemake_args: Sequence[str] = (),
     mt_system: Mapping[str, object] | None = None,
     command: str = "evaluate",
+    dtype: str | None = None,
 ) -> int:
     """Plan, configure and run one model's evaluation; write its profile after a real run.
 
@@ -227,9 +247,11 @@ def evaluate_model(
     if cores < 1:  # the command line's --cores is checked by argparse; this is the library call
         raise OptionError("--cores", f"expected an integer at least 1, not {cores}")
     root = runconfig.workflow_root()
-    plan = plan_run(model, name=name, families=families, configfile=configfile, mt_system=mt_system)
+    plan = plan_run(model, name=name, families=families, configfile=configfile, mt_system=mt_system, dtype=dtype)
+    check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
     print(f"{prog}: {plan.description}; {plan.scale} scale; the plan:", file=sys.stderr)
     print(fit.format_plan(plan.rows), file=sys.stderr)
+    print(f"{prog}: precision: {plan.record['precision']}", file=sys.stderr)
     directory = Path(directory or Path("runs") / plan.name)
     note = f"{prog}: the base config {plan.base_path} with {plan.name} as the only model"
     extra = [argument for argument in snakemake_args if argument != "--"]
@@ -269,6 +291,26 @@ def evaluate_model(
     return 0
 
 
+#: snakemake options that send jobs to other machines (a cluster's GPU nodes)
+_REMOTE_OPTIONS = ("--profile", "--executor", "-e", "--cluster", "--slurm")
+
+
+def check_local_dtype(dtype: str, snakemake_args: Sequence[str]) -> None:
+    """A half-precision ``dtype`` for jobs that run on this machine (no ``--profile`` or
+    ``--executor`` after '--') when torch sees no GPU here: one line before any job, not a
+    failed job per family (natcomp.hf.precision refuses fp16/bf16 on a CPU)."""
+    if dtype in ("auto", "fp32") or any(str(arg).split("=")[0] in _REMOTE_OPTIONS for arg in snakemake_args):
+        return
+    import torch
+
+    if not torch.cuda.is_available():
+        raise OptionError(
+            "--dtype",
+            f"{dtype} was asked for but the jobs run on this machine, which has no GPU; expected auto or fp32 here "
+            "(or run on GPU nodes: -- --profile slurm)",
+        )
+
+
 def write_run_profile(directory: Path) -> tuple[Path, Path]:
     """The profile of a finished run folder (its record says what the profile is of)."""
     import yaml
@@ -291,7 +333,7 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         plane_roles=record.get("plane") or {},
     )
     title = f"Compositionality profile of {record['name']} ({record['model']}, {record['scale']} scale)"
-    return write_profile(profile, Path(directory) / "results", title)
+    return write_profile(profile, Path(directory) / "results", title, precision=record.get("precision"))
 
 
 def _add_compare(subparsers) -> None:

@@ -386,7 +386,12 @@ def _family_table(records: list[dict]) -> str:
 
 
 def profile_page(
-    profile: pd.DataFrame, title: str, *, tsv_name: str | None = None, tsv_data: bytes | None = None
+    profile: pd.DataFrame,
+    title: str,
+    *,
+    tsv_name: str | None = None,
+    tsv_data: bytes | None = None,
+    precision: str | None = None,
 ) -> str:
     """``profile.html``: the demo caveat once (demo scale), then per family its two lines,
     its rows and its figure (a PNG embedded as a data URI: the page is one file a user can
@@ -398,6 +403,8 @@ def profile_page(
         parts.append(f'<p class="scale demo">{html.escape(DEMO_CAVEAT)}</p>')
     elif scales:
         parts.append(f"<p class=settings>Scale: {html.escape(', '.join(scales))}.</p>")
+    if precision:
+        parts.append(f"<p class=settings>Precision: {html.escape(precision)}.</p>")
     parts.append(
         "<p>Per family: what is measured and which direction is more compositional, then one row per measure and "
         "setting: the value with its standard deviation over the repetitions named in brackets, the baseline in the "
@@ -437,15 +444,18 @@ def profile_page(
     )
 
 
-def write_profile(profile: pd.DataFrame, results: str | Path, title: str) -> tuple[Path, Path]:
-    """``results/profile.tsv`` and ``results/profile.html`` (each written atomically)."""
+def write_profile(
+    profile: pd.DataFrame, results: str | Path, title: str, *, precision: str | None = None
+) -> tuple[Path, Path]:
+    """``results/profile.tsv`` and ``results/profile.html`` (each written atomically);
+    ``precision`` says on the page what inference and training computed in."""
     from natcomp.profile.table import PROFILE_COLUMNS
 
     tsv = Path(results) / "profile.tsv"
     html_path = Path(results) / "profile.html"
     # %.6g: a p-value of 3e-05 stays 3e-05 (%.4f would print 0.0000)
     write_tsv(tsv, profile, list(PROFILE_COLUMNS), float_format="%.6g")
-    page = profile_page(profile, title, tsv_name=tsv.name, tsv_data=tsv.read_bytes())
+    page = profile_page(profile, title, tsv_name=tsv.name, tsv_data=tsv.read_bytes(), precision=precision)
     with atomic_open(html_path) as out:
         out.write(page)
     return tsv, html_path

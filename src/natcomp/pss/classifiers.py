@@ -145,7 +145,8 @@ class EncoderClassifier(torch.nn.Module):
 
         extra = {} if token_type_ids is None else {"token_type_ids": token_type_ids}
         hidden = hf.hidden_states(self.encoder, input_ids, attention_mask, layer=self.layer, **extra)
-        pooled = hf.pool_states(hidden, attention_mask, self.pooling)
+        # the head is fp32 (natcomp.hf.precision): the states of a bf16 encoder are cast to it
+        pooled = hf.pool_states(hidden, attention_mask, self.pooling).float()
         if self.normalize:
             pooled = torch.nn.functional.normalize(pooled, dim=-1)
         logits = self.head(pooled)

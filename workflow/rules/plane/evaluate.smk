@@ -62,6 +62,7 @@ rule plane_prompting:
     params:
         location=plane_model_location("prompting"),
         prompting=lookup(dpath="plane/prompting", within=config),
+        dtype=config["dtype"],
     script:
         "../../scripts/plane/prompting.py"
 
@@ -89,6 +90,7 @@ rule plane_zero_shot:
     params:
         location=plane_model_location("prompting"),
         prompting=lookup(dpath="plane/prompting", within=config),
+        dtype=config["dtype"],
         verbalisers=lookup(dpath="plane/zero_shot/verbalisers", within=config),
     script:
         "../../scripts/plane/zero_shot.py"
@@ -117,6 +119,7 @@ rule plane_nli:
     params:
         location=plane_model_location("nli"),
         nli=lookup(dpath="plane/nli", within=config),
+        dtype=config["dtype"],
     script:
         "../../scripts/plane/nli.py"
 

@@ -88,8 +88,12 @@ def pss_encoder_spec(wildcards):
 
 
 def pss_embed_settings(wildcards):
-    """The embed section, with the encoder's own max_length where it has one."""
-    return with_encoder_max_length(PSS["embed"], pss_encoder(wildcards))
+    """The embed section, with the encoder's own max_length where it has one, and the
+    run's inference dtype."""
+    return {
+        **with_encoder_max_length(PSS["embed"], pss_encoder(wildcards)),
+        "dtype": config["dtype"],
+    }
 
 
 def pss_frozen_embeddings(wildcards):

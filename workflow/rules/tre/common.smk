@@ -59,8 +59,12 @@ def tre_encoder_spec(wildcards):
 
 
 def tre_embed_settings(wildcards):
-    """The embed section, with the encoder's own max_length where it has one."""
-    return with_encoder_max_length(TRE["embed"], tre_encoder(wildcards))
+    """The embed section, with the encoder's own max_length where it has one, and the
+    run's inference dtype."""
+    return {
+        **with_encoder_max_length(TRE["embed"], tre_encoder(wildcards)),
+        "dtype": config["dtype"],
+    }
 
 
 def tre_embedding(wildcards, name):

@@ -12,7 +12,7 @@ with logged(snakemake.log[0]) as log:
         snakemake.params.location,
         snakemake.input.item_table,
         snakemake.output[0],
-        NliSettings(**options),
+        NliSettings(**options, dtype=snakemake.params.dtype),
         log_to=log,
         name=snakemake.wildcards.model,
     )

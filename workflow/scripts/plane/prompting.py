@@ -12,7 +12,7 @@ with logged(snakemake.log[0]) as log:
         snakemake.params.location,
         snakemake.input.triplets,
         snakemake.output[0],
-        PromptSettings(**options),
+        PromptSettings(**options, dtype=snakemake.params.dtype),
         log_to=log,
         name=snakemake.wildcards.model,
     )

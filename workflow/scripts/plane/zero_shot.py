@@ -9,7 +9,8 @@ with logged(snakemake.log[0]) as log:
     set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     prompting = dict(snakemake.params.prompting)
     settings = PromptSettings(
-        **{k: prompting[k] for k in ("templates", "batch_size", "max_length", "device", "chat_template")}
+        **{k: prompting[k] for k in ("templates", "batch_size", "max_length", "device", "chat_template")},
+        dtype=snakemake.params.dtype,
     )
     run_zero_shot(
         snakemake.params.location,
