@@ -29,6 +29,7 @@ from natcomp.mt.items import (
     S_CONJ_COLUMNS,
     SUBSTITUTIVITY_COLUMNS,
     conjoin,
+    conjuncts,
     natural_conjuncts,
     natural_overgeneralisation,
     natural_substitutivity,
@@ -297,6 +298,15 @@ def test_conjoin_lowercases_only_the_first_character(lex):
     assert joined == first.text[:-1] + ", and i met Anna in Paris (France)."
     with pytest.raises(ValueError):
         conjoin(first, "   ")
+
+
+def test_conjuncts_give_back_what_conjoin_joined(lex):
+    first = synthetic_sentences(lex, 1, 1, seed=0)[0]
+    joined = conjoin(first, "Prices rose sharply.")
+    assert conjuncts(joined) == [first.text[:-1], "prices rose sharply."]
+    assert conjuncts("Prices rose sharply.") == []
+    # a second conjunct holding the conjunction: every split, so the whole of it is among them
+    assert conjuncts("A, and b, and c.") == ["A", "A, and b", "b, and c.", "c."]
 
 
 def test_s_conj_natural_second_conjuncts_stay_byte_identical(lex, all_sentences):

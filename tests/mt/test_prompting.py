@@ -2,6 +2,8 @@
 (natcomp.mt.prompting), the config checks of a causal system, and the generation counts."""
 
 import copy
+import csv
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -9,6 +11,8 @@ import yaml
 
 from natcomp.errors import ConfigError
 from natcomp.mt.config import check_systems
+from natcomp.mt.items import conjoin, s_conj_items
+from natcomp.mt.lexicon import load_lexicon
 from natcomp.mt.prompting import (
     DEFAULT_PROMPT,
     DEFAULT_PROMPTING,
@@ -16,11 +20,13 @@ from natcomp.mt.prompting import (
     PromptFormat,
     chat_template_mode,
     check_template,
+    comparable_text,
     draw_few_shot,
     extract_translation,
     few_shot_examples,
     read_few_shot,
     template_hash,
+    usable_pool_lines,
     write_few_shot,
 )
 from natcomp.mt.systems import (
@@ -30,11 +36,13 @@ from natcomp.mt.systems import (
     system_entry,
     write_generation_counts,
 )
+from natcomp.mt.templates import synthetic_sentences
 from natcomp.tsv import read_tsv
 
 REPO = Path(__file__).resolve().parents[2]
 DEMO_MT = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["mt"]
 SCHEMA = yaml.safe_load((REPO / "config" / "schema" / "mt.yaml").read_text())
+RELEASED_NATURAL = REPO.parent / "shared" / "data" / "paradox_mt" / "released_natural"
 
 
 def test_default_prompt_names_both_languages_and_the_schema_and_configs_say_the_same():
@@ -100,6 +108,90 @@ def test_few_shot_pool_too_small_or_uneven_is_a_config_error():
         draw_few_shot(["a", "b", ""], ["x", "y", "z"], 2, seed=1, exclude={"a"}, pool_name="mt.systems.x.few_shot.pool")
     with pytest.raises(ConfigError, match="2 source lines but 1 target lines"):
         draw_few_shot(["a", "b"], ["x"], 1, seed=1)
+
+
+def _usable(sources, exclude):
+    """The usable lines of a pool with these sources (and non-empty targets)."""
+    return usable_pool_lines(sources, [f"t{i}" for i in range(len(sources))], exclude)
+
+
+def test_a_pool_line_equal_to_a_test_item_but_for_case_whitespace_or_unicode_form_is_excluded():
+    item = "The café in Zürich opens at nine."
+    pool = [
+        "the café in Zürich opens at nine.",  # first letter lowercased
+        "  The café  in Zürich\topens at nine.  ",  # stripped and spaced differently
+        unicodedata.normalize("NFD", item),  # é and ü decomposed
+        "The ｃafé in Zürich opens at nine.",  # a full-width c (NFKC)
+        "THE CAFÉ IN ZÜRICH OPENS AT NINE",  # upper case, no final period
+        "The café in Zürich opens at ten.",
+        "The cafe in Zurich opens at nine.",
+    ]
+    assert _usable(pool, {item}) == [5, 6], "the last two are other sentences"
+    assert comparable_text(item) == "the café in zürich opens at nine"
+    with pytest.raises(ConfigError, match="has 2 usable example pairs"):
+        draw_few_shot(pool, [f"t{i}" for i in range(len(pool))], 3, seed=1, exclude={item})
+
+
+def test_the_sentences_an_s_conj_item_conjoins_are_excluded_and_other_lines_are_not():
+    """A natural S -> S CONJ S item shows its second conjunct (a corpus line) with its first
+    letter lowercased after S1: the line itself must not be an example, nor S1."""
+    lexicon = load_lexicon(REPO / "resources" / "lexicon")
+    firsts = [s for t in range(1, 11) for s in synthetic_sentences(lexicon, t, 5, seed=1)]
+    natural = ["Prices rose sharply in 2020.", "NATO met on Monday."]
+    rows = s_conj_items(firsts, natural, 2, 2, seed=0, lexicon=lexicon)
+    translated = {row[column] for row in rows for column in ("source_a", "source_b")}
+    first_conjunct = rows[0]["source_a"].split(", and ")[0] + "."
+    pool = [
+        "Prices rose sharply in 2020.",
+        "NATO met on Monday.",
+        first_conjunct,
+        "Prices rose sharply in 2021.",
+        "NATO met on Tuesday.",
+        "Prices rose.",
+    ]
+    assert not set(pool) & translated and first_conjunct[0].isupper()
+    assert _usable(pool, translated) == [3, 4, 5]
+
+
+def test_a_second_conjunct_holding_the_conjunction_is_excluded_whole():
+    first = synthetic_sentences(load_lexicon(REPO / "resources" / "lexicon"), 1, 1, seed=0)[0]
+    item = conjoin(first, "The mayor spoke, and the crowd left.")
+    pool = ["The mayor spoke, and the crowd left.", "The mayor spoke.", "The crowd left.", "The crowd stayed."]
+    # the text before and after each ', and ' may be a conjunct; a piece between two is not
+    assert _usable(pool, {item}) == [1, 3]
+
+
+@pytest.mark.skipif(
+    not RELEASED_NATURAL.is_dir(), reason=f"the released natural items are not here ({RELEASED_NATURAL})"
+)
+def test_few_shot_exclusion_on_the_released_natural_sentences():
+    """The original study's natural sentences (real corpus lines, tokenised, with curly
+    quotes and non-breaking hyphens) as second conjuncts: each line, however re-spaced,
+    decomposed or re-cased, is excluded; of the other lines only near-copies of an item are."""
+    with (RELEASED_NATURAL / "items.tsv").open(encoding="utf-8", newline="") as handle:
+        rows = csv.DictReader(handle, delimiter="\t", quoting=csv.QUOTE_NONE)
+        # at most 50 words: longer lines are never examples anyway
+        sources = sorted({row["source"] for row in rows if len(row["source"].split()) <= 50})
+    assert len(sources) == 3545
+    # 13 collapse: the same sentence in another case or with other final punctuation
+    assert len({comparable_text(s) for s in sources}) == 3532
+    first = synthetic_sentences(load_lexicon(REPO / "resources" / "lexicon"), 1, 1, seed=0)[0]
+    variants = [
+        lambda s: s,
+        lambda s: " " + s.replace(" ", "  ") + " ",
+        lambda s: unicodedata.normalize("NFD", s),
+        lambda s: s[:1].swapcase() + s[1:],
+    ]
+    pool = [variant(s) for s in sources for variant in variants]
+    assert _usable(pool, [conjoin(first, s) for s in sources]) == []
+    items, others = sources[0::2], sources[1::2]
+    usable = set(_usable(others, [conjoin(first, s) for s in items]))
+    excluded = [s for line, s in enumerate(others) if line not in usable]
+
+    def near(text):
+        return text.lower().rstrip(" .?!;,'\"”")
+
+    assert len(excluded) == 8 and all(near(s) in {near(i) for i in items} for s in excluded)
 
 
 def test_few_shot_examples_from_files_round_trip_through_few_shot_tsv(tmp_path):

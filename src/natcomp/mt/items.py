@@ -119,6 +119,7 @@ from natcomp.text import detokenize, unescape_bracket
 from natcomp.tsv import write_tsv
 
 __all__ = [
+    "CONJUNCTION",
     "NATURAL_SUBSTITUTIVITY_COLUMNS",
     "NP_VP_COLUMNS",
     "NP_VP_CONDITIONS",
@@ -132,6 +133,7 @@ __all__ = [
     "VP_ROLES",
     "clause_host",
     "conjoin",
+    "conjuncts",
     "idiom_clause_tokens",
     "natural_conjuncts",
     "natural_overgeneralisation",
@@ -157,6 +159,8 @@ OVERGENERALISATION_COLUMNS = ("item", "template", "idiom", "source", "reference"
 
 NP_VP_CONDITIONS = ("np_prime", "vp_prime")
 S_CONJ_CONDITIONS = ("s1_prime", "s3")
+#: what joins S1 (its final period made a comma) and s2 in an S -> S CONJ S source
+CONJUNCTION = ", and "
 
 #: roles of the noun replaced by np_prime, in order of preference
 NP_ROLES = ("subject", "members", "agent")
@@ -259,7 +263,16 @@ def conjoin(first: SyntheticSentence, second: str) -> str:
     second = second.strip()
     if not second:
         raise ValueError("empty second conjunct")
-    return detokenize(list(first.tokens[:-1]) + [","]) + " and " + _lower_first(second)
+    return detokenize(first.tokens[:-1]) + CONJUNCTION + _lower_first(second)
+
+
+def conjuncts(source: str) -> list[str]:
+    """The sentences an S -> S CONJ S source may be conjoined from (:func:`conjoin`): the
+    text before and the text after each :data:`CONJUNCTION` in it (none when it has none).
+    Every split is given, since a second conjunct may hold the conjunction too."""
+    pieces = source.split(CONJUNCTION)
+    splits = range(1, len(pieces))
+    return [CONJUNCTION.join(pieces[:i]) for i in splits] + [CONJUNCTION.join(pieces[i:]) for i in splits]
 
 
 def _category_swap(lexicon: Lexicon, category: str) -> list[tuple[Noun, str]]:

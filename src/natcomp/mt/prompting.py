@@ -15,6 +15,14 @@ followed by ``" " + its target``, separated by a blank line (lm-evaluation-harne
 are the same for every item: the tests compare the translations of two sources, and a
 difference in the examples would be a difference in the prompts, not in the sources.
 
+An example is never a sentence the run translates, nor one an S -> S CONJ S item conjoins
+(:func:`excluded_texts`). Sentences are compared as :func:`comparable_text` writes them,
+since an item shows a corpus line changed: s2 with its first letter lowercased, S1 with
+its final period made a comma (:func:`natcomp.mt.items.conjoin`), natural lines stripped
+(:mod:`natcomp.mt.items`). The items record no corpus line numbers, and text is what leaks
+(a duplicate of the line elsewhere in the corpus would leak as much), so the comparison is
+by text, whichever the pool.
+
 The answer is the first line of what the model writes after the prompt (generation stops
 at a newline), stripped; an instruct model that repeats the target language's label
 (``Dutch: De kat slaapt .``) has it removed.
@@ -25,26 +33,31 @@ from __future__ import annotations
 import hashlib
 import random
 import string
-from collections.abc import Collection, Iterable, Mapping, Sequence
+import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from natcomp.errors import ConfigError
 from natcomp.files import read_lines
+from natcomp.mt.items import conjuncts
 from natcomp.tsv import read_tsv, write_tsv
 
 __all__ = [
     "CHAT_TEMPLATE_MODES",
     "chat_template_mode",
+    "comparable_text",
     "DEFAULT_PROMPT",
     "DEFAULT_PROMPTING",
     "FewShotExample",
     "PromptFormat",
     "draw_few_shot",
+    "excluded_texts",
     "extract_translation",
     "few_shot_examples",
     "language_name",
     "read_few_shot",
+    "usable_pool_lines",
     "write_few_shot",
 ]
 
@@ -175,29 +188,56 @@ class PromptFormat:
         return f"prompt:{template_hash(self.template)}|shots:{shots}"
 
 
+def comparable_text(text: str) -> str:
+    """``text`` as few-shot exclusion compares sentences: Unicode NFKC, case-folded,
+    whitespace collapsed and stripped, without punctuation at its end."""
+    # NFKC again after case folding: folding can decompose (U+0390 folds to three code points).
+    text = " ".join(unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold()).split())
+    # An S -> S CONJ S item shows S1 without its final period.
+    end = len(text)
+    while end and (text[end - 1] == " " or unicodedata.category(text[end - 1]).startswith("P")):
+        end -= 1
+    return text[:end]
+
+
+def excluded_texts(sentences: Iterable[str]) -> set[str]:
+    """The comparable texts (:func:`comparable_text`) no few-shot example may have: each
+    sentence's and each of its conjuncts' (:func:`natcomp.mt.items.conjuncts`: a pool line
+    that is the second conjunct of an item is as much a test item as the item itself)."""
+    texts = {comparable_text(sentence) for sentence in sentences}
+    return texts | {comparable_text(part) for text in texts for part in conjuncts(text)}
+
+
+def usable_pool_lines(sources: Sequence[str], targets: Sequence[str], exclude: Iterable[str] = ()) -> list[int]:
+    """The 0-based lines of a pool of parallel lines an example may be drawn from: neither
+    side empty, the source at most 50 words (a prompt of five long examples would crowd out
+    a small model's context) and neither one of ``exclude`` (the sentences a run translates:
+    an example must never be a test item) nor a conjunct of one, as :func:`excluded_texts`
+    compares them."""
+    excluded = excluded_texts(exclude)
+    return [
+        line
+        for line, (source, target) in enumerate(zip(sources, targets))
+        if source.strip() and target.strip() and len(source.split()) <= 50 and comparable_text(source) not in excluded
+    ]
+
+
 def draw_few_shot(
     sources: Sequence[str],
     targets: Sequence[str],
     k: int,
     seed: int,
-    exclude: Collection[str] = (),
+    exclude: Iterable[str] = (),
     *,
     pool_name: str = "pool",
 ) -> tuple[FewShotExample, ...]:
-    """``k`` example pairs drawn, seeded, from a pool of parallel lines, none of whose
-    sources is in ``exclude`` (the sentences a run translates: an example must never be a
-    test item), nor empty, nor longer than 50 words (a prompt of five long examples would
-    crowd out a small model's context). :class:`ConfigError` when the pool has fewer."""
+    """``k`` example pairs drawn, seeded, from the usable lines of a pool of parallel lines
+    (:func:`usable_pool_lines`). :class:`ConfigError` when the pool has fewer."""
     if len(sources) != len(targets):
         raise ConfigError(pool_name, f"has {len(sources)} source lines but {len(targets)} target lines")
     if k == 0:
         return ()
-    excluded = set(exclude)
-    candidates = [
-        line
-        for line, (source, target) in enumerate(zip(sources, targets))
-        if source.strip() and target.strip() and source not in excluded and len(source.split()) <= 50
-    ]
+    candidates = usable_pool_lines(sources, targets, exclude)
     if len(candidates) < k:
         raise ConfigError(
             pool_name, f"has {len(candidates)} usable example pairs (not a test item, not empty); {k} are asked for"
@@ -223,7 +263,7 @@ def few_shot_examples(
 ) -> tuple[FewShotExample, ...]:
     """The few-shot examples of a system (``few_shot: {k, pool, seed}``), drawn from its
     pool's parallel files (``pool_files``: source, target; None when k is 0) without any
-    sentence in ``exclude``."""
+    sentence in ``exclude`` or conjunct of one (:func:`draw_few_shot`)."""
     few_shot = system.get("few_shot") or {}
     k = int(few_shot.get("k", 0))
     if k == 0:
