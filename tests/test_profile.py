@@ -122,11 +122,12 @@ def test_the_families_a_model_fits_and_the_plan():
     assert "2 seed(s)" in text, "the demo's NonCompSST seeds are counted from the base config"
 
 
-def test_a_causal_lm_fits_every_family_and_an_instruct_one_says_so():
+def test_a_causal_lm_fits_every_family_and_says_whether_its_chat_template_is_applied():
     kinds = fit.model_kinds(LLAMA, chat_template=True)
-    assert kinds.instruct and kinds.describe() == "instruct causal LM"
+    assert kinds.chat_template and kinds.describe() == "causal LM (has a chat template, not applied: --chat-template)"
+    assert kinds.describe(chat_applied=True) == "causal LM, chat template applied"
     assert fit.model_kinds(GPT2, chat_template=False).describe() == "causal LM"
-    assert not fit.model_kinds(BERT_MLM, chat_template=True).instruct, "only a causal LM is an instruct model"
+    assert not fit.model_kinds(BERT_MLM, chat_template=True).chat_template, "only a causal LM's is read"
     assert fit.fitting_families(kinds) == ["mt", "noncompsst", "plane", "pss", "tre"]
     assert fit.fitting_families(fit.model_kinds(GPT2)) == ["mt", "noncompsst", "plane", "pss", "tre"]
     assert kinds.language_model and not kinds.encoder and not kinds.masked_lm, (
@@ -134,14 +135,44 @@ def test_a_causal_lm_fits_every_family_and_an_instruct_one_says_so():
     )
     rows = fit.plan(kinds, base(), {"family": "causal", "few_shot": {"k": 3}, "chat_template": True})
     assert [row.family for row in rows] == ["mt", "noncompsst", "plane", "plane", "pss", "tre"]
-    assert {row.role for row in rows} == {"instruct causal LM"}
     mt, noncompsst, finetune, prompting, pss, tre = rows
+    assert mt.role == "causal LM, chat template applied", "the MT entry's on"
+    assert prompting.role == "causal LM (has a chat template, not applied: --chat-template)", "the demo's PLANE: off"
+    assert {row.role for row in (noncompsst, finetune, pss, tre)} == {"causal LM"}, "they never prompt it"
     assert "prompt '{source_language}: {source}\\n{target_language}:'" in mt.runs
     assert "3-shot, chat template, greedy decoding" in mt.runs
     assert "2 seed(s), the released head on the last real token" in noncompsst.runs
     assert "sequence-classification head" in finetune.runs and "log-likelihood" in prompting.runs
     assert "mean of the real tokens" in pss.runs and "mean of the real tokens" in tre.runs
     assert fit.choose_families("gpt", fit.model_kinds(GPT2), ["tre", "pss"]) == ["pss", "tre"]
+
+
+def test_a_chat_template_is_applied_only_when_asked_never_because_the_tokenizer_has_one():
+    """Issue 41: a base model's tokenizer may have a chat template too (Qwen2.5's does)."""
+    with_template, without = fit.model_kinds(LLAMA, chat_template=True), fit.model_kinds(GPT2)
+    config = base()
+    assert fit.chat_templates(with_template, config) == {"mt": False, "plane": False}, "the demo's defaults"
+    assert fit.chat_templates(without, config) == {"mt": False, "plane": False}
+    assert fit.chat_templates(fit.model_kinds(BERT_MLM), config) == {}, "no causal LM, nothing to apply"
+    on = {**config, "plane": {**config["plane"], "prompting": {**config["plane"]["prompting"], "chat_template": True}}}
+    assert fit.chat_templates(with_template, on, {"chat_template": "on"}) == {"mt": True, "plane": True}
+    assert fit.chat_templates(with_template, on, families=["mt"]) == {"mt": False}
+    with pytest.raises(ConfigError, match="plane.prompting.chat_template: is on but the model's tokenizer has no"):
+        fit.chat_templates(without, on)
+    with pytest.raises(ConfigError, match="--chat-template: is on but the model's tokenizer has no chat template"):
+        fit.chat_templates(without, config, {"chat_template": "on"}, families=["mt"])
+    old = {**config, "mt": {**config["mt"], "prompting": {**config["mt"]["prompting"], "chat_template": "auto"}}}
+    with pytest.raises(ConfigError, match="mt.prompting.chat_template: auto was removed: a base model's tokenizer"):
+        fit.chat_templates(with_template, old)
+    with pytest.raises(ConfigError, match="mt.prompting.chat_template: auto was removed"):
+        fit.prompting_plan({}, old["mt"]["prompting"])
+    assert "0-shot, no chat template, greedy" in fit.prompting_plan({}, config["mt"]["prompting"])
+    assert fit.chat_template_text({}) == ""
+    assert fit.chat_template_text({"mt": False, "plane": False}) == "chat template not applied"
+    assert fit.chat_template_text({"plane": True}) == "chat template applied"
+    assert fit.chat_template_text({"mt": True, "plane": False}) == (
+        "chat template applied in MT, not in PLANE prompting"
+    )
 
 
 def test_a_model_that_fits_nothing_or_a_family_it_does_not_fit_is_an_error():
@@ -520,6 +551,39 @@ def test_plane_rows_against_the_chance_of_their_split(tmp_path):
     single = _row(profile, "plane", "fine-tuning accuracy", "good own")
     assert single["n"] == 1 and _blank(single["sd"]) and single["baseline"] == pytest.approx(50.0)
     assert _blank(single["paper_value"]), "BERT's, not RoBERTa's"
+
+
+def test_a_causal_lms_prompted_rows_say_whether_its_chat_template_was_applied(tmp_path):
+    """Issue 41: MT's and PLANE prompting's rows of a causal LM say whether its prompts went
+    through the chat template (the run record's ``chat_template``); the other rows do not."""
+    _tables(tmp_path, "llm")
+
+    def notes(applied):
+        profile = profile_rows(
+            tmp_path, model="m", name="llm", scale="demo", families=["mt", "plane", "pss"],
+            plane_roles={"prompting": True}, chat_template=applied,
+        )  # fmt: skip
+        prompted = profile["family"].eq("mt") | profile["measure"].str.contains("prompting")
+        return set(profile.loc[prompted, "note"]), set(profile.loc[~prompted, "note"])
+
+    assert notes({"mt": False, "plane": False}) == ({"chat template not applied"}, {""})
+    assert notes({"mt": True, "plane": False})[0] == {"chat template applied", "chat template not applied"}
+    mt_only = profile_rows(tmp_path, model="m", name="llm", scale="demo", families=["mt"], chat_template={"mt": True})
+    assert set(mt_only["note"]) == {"chat template applied"}
+    assert notes(None) == ({""}, {""}), "no causal LM: no note"
+
+
+def test_the_profile_page_of_a_causal_lm_says_whether_its_chat_template_was_applied(tmp_path):
+    from natcomp.profile.cli import write_run_profile
+
+    _tables(tmp_path, "llm")
+    record = {"model": "/m/llm", "name": "llm", "scale": "demo", "families": ["mt"], "chat_template": {"mt": True}}
+    runconfig.write_config(record, tmp_path / runconfig.RUN_FILE, "the test")
+    tsv, page = write_run_profile(tmp_path)
+    assert "<h1>Compositionality profile of llm (/m/llm, demo scale, chat template applied)</h1>" in page.read_text()
+    assert set(read_profile(tsv)["note"]) == {"chat template applied"}
+    runconfig.write_config({**record, "chat_template": None}, tmp_path / runconfig.RUN_FILE, "the test")
+    assert "<h1>Compositionality profile of llm (/m/llm, demo scale)</h1>" in write_run_profile(tmp_path)[1].read_text()
 
 
 def test_plane_f1_of_a_class_without_items_is_undefined(tmp_path):

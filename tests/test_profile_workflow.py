@@ -1,6 +1,6 @@
 """``natcomp evaluate`` and ``natcomp compare`` through the command line: plan-only runs on
 tiny models built from a config (Marian, plain encoder, masked LM, NLI classifier, GPT-2,
-Llama and an instruct Llama with a chat template) and on
+Llama and a Llama whose tokenizer has a chat template) and on
 the shipped MiniLM, the one-line errors before any job, and one full demo-scale profile
 of a tiny encoder (marked ``demo``)."""
 
@@ -152,7 +152,7 @@ OTHER_FAMILY_RULES = {
                 ["mt_train", "mt_demo_causal_lm", "plane_nli", "plane_demo_models", "pss_tiny_encoder"],
             )
             # the other two architectures are planned without Snakemake below (each dry run costs ~40 s)
-            for kind, role in (("llama_instruct", "instruct causal LM"),)
+            for kind, role in (("llama_instruct", "causal LM (has a chat template, not applied: --chat-template)"),)
         ),
     ],
 )
@@ -189,7 +189,9 @@ def test_evaluate_plans_every_family_a_tiny_model_fits(models, tmp_path, kind, r
         assert config[family] == {"enabled": False}
     if kind == "llama_instruct":
         assert config["mt"]["systems"][name]["family"] == "causal"
-        assert ("chat template if it has one" in plan) and (("instruct" in plan) == (kind == "llama_instruct"))
+        # issue 41: a chat template in the tokenizer does not make it an instruct model, nor applied
+        assert "0-shot, no chat template" in plan and "instruct causal LM" not in plan
+        assert record["chat_template"] == {"mt": False, "plane": False}
 
 
 @pytest.mark.parametrize("kind", ["gpt2", "llama"])
@@ -206,8 +208,49 @@ def test_a_causal_lm_of_either_architecture_is_planned_in_every_family(models, k
     assert system["family"] == "causal" and system["model"] == str(models[kind].resolve())
     assert planned.config["mt"]["train"]["enabled"] is False
     text = fit.format_plan(planned.rows)
-    assert "causal LM" in text and "instruct" not in text
-    assert "prompt '{source_language}: {source}\\n{target_language}:', 0-shot, chat template if it has one" in text
+    assert "causal LM" in text and "instruct" not in text and "chat template applied" not in text
+    assert "has a chat template" not in text, "its tokenizer has none"
+    assert "prompt '{source_language}: {source}\\n{target_language}:', 0-shot, no chat template" in text
+
+
+def test_chat_template_applies_a_causal_lms_chat_template_in_mt_and_plane_only_when_asked(models, tmp_path):
+    """Issue 41: ``natcomp evaluate --chat-template`` turns the chat template on for the
+    evaluated causal LM in MT and PLANE prompting, and the plan and the record say so;
+    without it the template its tokenizer has is not applied. A model without one, or no
+    causal LM, is refused in one line before any job."""
+    from natcomp.cli import build_parser
+    from natcomp.errors import ConfigError
+    from natcomp.profile import fit
+    from natcomp.profile.cli import plan_run
+
+    model = str(models["llama_instruct"])
+    assert build_parser().parse_args(["evaluate", "--model", model, "--chat-template"]).chat_template is True
+    assert build_parser().parse_args(["evaluate", "--model", model]).chat_template is False
+    planned = plan_run(model, chat_template=True)
+    name = models["llama_instruct"].name
+    assert planned.config["mt"]["systems"][name]["chat_template"] == "on"
+    assert planned.config["plane"]["prompting"]["chat_template"] == "on"
+    assert planned.record["chat_template"] == {"mt": True, "plane": True}
+    assert planned.description == f"{model} is causal LM, chat template applied"
+    roles = {(row.family, row.role) for row in planned.rows}
+    assert ("mt", "causal LM, chat template applied") in roles and ("pss", "causal LM") in roles
+    assert sum(role == "causal LM, chat template applied" for _, role in roles) == 2, "MT and PLANE prompting"
+    assert "0-shot, chat template, greedy" in fit.format_plan(planned.rows)
+    with pytest.raises(
+        ConfigError, match="--chat-template: is for MT and PLANE prompting, and --families runs neither"
+    ):
+        plan_run(model, families=["pss", "tre"], chat_template=True)
+    plain = plan_run(model)
+    assert plain.config["mt"]["systems"][name].get("chat_template") is None, "mt.prompting's: off"
+    assert plain.config["plane"]["prompting"]["chat_template"] == "off"
+    assert plain.description == f"{model} is causal LM (has a chat template, not applied: --chat-template)"
+    for kind, message in (
+        ("gpt2", f"natcomp: error: --chat-template: {models['gpt2']} has no chat template"),
+        ("encoder", "natcomp: error: --chat-template: is for a causal LM; "),
+    ):
+        result = natcomp("evaluate", "--model", str(models[kind]), "--chat-template", "-n", cwd=tmp_path)
+        assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+        assert result.stderr.strip().splitlines()[-1].startswith(message), result.stderr
 
 
 def test_evaluate_plans_the_shipped_minilm(tmp_path):
@@ -406,7 +449,7 @@ def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(models, en
     )  # fmt: skip
     seconds = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-5000:]
-    assert "instruct causal LM" in result.stderr
+    assert "causal LM (has a chat template, not applied: --chat-template)" in result.stderr
     rows = profile_rows(run)
     assert {row["family"] for row in rows} == {"noncompsst", "plane", "pss", "tre"}
     measures = {(row["family"], row["measure"]) for row in rows}

@@ -3,8 +3,9 @@
 Snakemake's ``validate`` reports a schema violation with the whole schema section and the
 whole config section (hundreds of lines). :func:`check_config` checks the same schema with
 jsonschema and raises :class:`natcomp.errors.ConfigError` naming the first problem, with a
-"did you mean" for a mistyped key. Defaults are still filled in by Snakemake's ``validate``
-afterwards, on a config known to be valid.
+"did you mean" for a mistyped key, and why for a value the schema took once and refuses
+now (:data:`REMOVED_VALUES`: ``chat_template: auto``). Defaults are still filled in by
+Snakemake's ``validate`` afterwards, on a config known to be valid.
 """
 
 from __future__ import annotations
@@ -53,6 +54,35 @@ def load_schema(path: str | Path) -> dict:
 
 
 _BOOLEAN_WORDS = {"true": True, "false": False}
+
+#: the values of a causal LM's ``chat_template`` (``mt.prompting``, ``mt.systems.<name>``,
+#: ``plane.prompting``): off unless asked, as lm-evaluation-harness's ``--apply_chat_template``
+CHAT_TEMPLATE_MODES = ("on", "off")
+#: values a schema took once and refuses now, by the key's last part: value -> why (the one line)
+REMOVED_VALUES: dict[str, dict[str, str]] = {
+    "chat_template": {
+        "auto": "auto was removed: a base model's tokenizer may have a chat template too; set on or off",
+    },
+}
+
+
+def removed_value(key: str, value: object) -> str | None:
+    """Why ``value`` of the dotted ``key`` is no longer taken (:data:`REMOVED_VALUES`), or None."""
+    if not isinstance(value, str):
+        return None
+    return REMOVED_VALUES.get(key.rsplit(".", 1)[-1], {}).get(value)
+
+
+def chat_template_mode(value: object, key: str = "chat_template") -> str:
+    """``on`` or ``off`` (YAML reads a bare ``on``/``off`` as true/false); any other value
+    is a :class:`ConfigError` naming ``key`` (``auto``: why it was removed)."""
+    mode = {True: "on", False: "off"}[value] if isinstance(value, bool) else value
+    reason = removed_value(key, value)
+    if reason:
+        raise ConfigError(key, reason)
+    if mode not in CHAT_TEMPLATE_MODES:
+        raise ConfigError(key, f"must be one of {', '.join(CHAT_TEMPLATE_MODES)}, not {value!r}")
+    return str(mode)
 
 
 def read_typed_strings(config: dict, schema: Mapping) -> dict:
@@ -164,6 +194,9 @@ def describe(error: ValidationError) -> tuple[str, str]:
         names = [expected] if isinstance(expected, str) else list(expected)
         return key, f"{value} is not {' or '.join(_TYPE_NAMES.get(n, n) for n in names)}"
     if error.validator == "enum":
+        reason = removed_value(key, error.instance)
+        if reason:
+            return key, reason
         options = ", ".join(_show(option) for option in error.validator_value)
         hint = did_you_mean(str(error.instance), map(str, error.validator_value))
         return key, f"{value} is not one of {options}{hint}"

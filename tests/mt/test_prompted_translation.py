@@ -69,15 +69,31 @@ def test_the_factory_gives_a_prompted_translator_whose_signature_names_the_promp
     )
 
 
-def test_an_instruct_model_is_prompted_through_its_chat_template_unless_told_not_to(models):
-    chat = translator(models["instruct"])
-    assert chat.chat and "|chat:on|" in chat.signature
-    (prompt,) = chat.prompts(["the cat sleeps ."])
-    assert "English: the cat sleeps .\nDutch:" in prompt and prompt != "English: the cat sleeps .\nDutch:"
-    plain = translator(models["instruct"], chat_template=False)  # YAML's bare "off"
+def test_a_tokenizer_with_a_chat_template_is_prompted_plainly_unless_chat_template_is_on(models):
+    """Issue 41: having a chat template does not make a model an instruct model (a base
+    model's tokenizer may have one): the default prompts it as plain text; on wraps the
+    prompt as the user's turn, and the decode signature says which."""
+    plain = translator(models["instruct"])
+    assert not plain.chat and "|chat:off|" in plain.signature
     assert plain.prompts(["the cat sleeps ."]) == ["English: the cat sleeps .\nDutch:"]
+    for on in ("on", True):  # YAML's bare on
+        chat = translator(models["instruct"], chat_template=on)
+        assert chat.chat and "|chat:on|" in chat.signature
+        (prompt,) = chat.prompts(["the cat sleeps ."])
+        assert prompt == "<|user|>\nEnglish: the cat sleeps .\nDutch:</s>\n<|assistant|>\n"
+    assert chat.signature == plain.signature.replace("|chat:off|", "|chat:on|"), "the cache tells them apart"
+    assert translator(models["instruct"], chat_template=False).signature == plain.signature
     with pytest.raises(ConfigError, match="mt.systems.llm.chat_template: is on but .* has no chat template"):
         translator(models["gpt2"], chat_template="on")
+
+
+def test_chat_template_auto_is_refused_with_why(models):
+    with pytest.raises(ConfigError) as error:
+        translator(models["instruct"], chat_template="auto")
+    assert str(error.value) == (
+        "config mt.systems.llm.chat_template: auto was removed: a base model's tokenizer may have a chat "
+        "template too; set on or off"
+    )
 
 
 class Scripted:

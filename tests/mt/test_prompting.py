@@ -223,14 +223,21 @@ def test_the_translation_is_the_answers_first_line_without_the_target_label(answ
     assert extract_translation(answer, "nl") == translation
 
 
-@pytest.mark.parametrize(("value", "mode"), [(True, "on"), (False, "off"), ("auto", "auto"), ("on", "on")])
+@pytest.mark.parametrize(("value", "mode"), [(True, "on"), (False, "off"), ("on", "on"), ("off", "off")])
 def test_chat_template_takes_yaml_booleans(value, mode):
     assert chat_template_mode(value) == mode
 
 
 def test_chat_template_other_values_are_refused():
-    with pytest.raises(ConfigError, match="must be one of auto, on, off"):
+    with pytest.raises(ConfigError, match="must be one of on, off, not 'yes'"):
         chat_template_mode("yes")
+    with pytest.raises(ConfigError, match="mt.prompting.chat_template: auto was removed: a base model's tokenizer"):
+        chat_template_mode("auto", "mt.prompting.chat_template")
+
+
+def test_mt_prompting_applies_no_chat_template_unless_asked():
+    assert DEFAULT_PROMPTING["chat_template"] == "off"
+    assert system_entry(_systems(family="causal"), "llm")["chat_template"] == "off", "the demo config's"
 
 
 def _systems(prompting=None, name="llm", **system):

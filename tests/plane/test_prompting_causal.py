@@ -224,7 +224,8 @@ def test_zero_shot_of_a_causal_lm_is_the_word_of_v_it_writes_first(tiny):
 def test_the_chat_template_wraps_the_prompt_up_to_the_mask_as_the_users_turn(tiny, monkeypatch):
     """``chat_template: on``: the model reads the prompt up to the mask as the user's turn
     of its chat template and the verbaliser and the rest of the template as the start of the
-    assistant's answer; ``auto`` does the same for an instruct model, nothing for a base model."""
+    assistant's answer; off (the default) leaves the prompt plain even when the tokenizer
+    has a chat template (a base model's may have one too)."""
     seen = []
     score = hf.CausalGenerator.loglikelihoods
 
@@ -235,30 +236,54 @@ def test_the_chat_template_wraps_the_prompt_up_to_the_mask_as_the_users_turn(tin
     monkeypatch.setattr(hf.CausalGenerator, "loglikelihoods", spy)
     triplet = TRIPLETS[TRIPLETS["adj"] == "big"].iloc[:1]
     settings = PromptSettings(templates=["internal"], verbalisers={"GP": ["good", "poor"]}, answer="verbalisers")
-    for mode in ("on", "auto", True):
+    plain = "A big car is a good example of a car. A big car is a poor example of a big vehicle. A big car is a "
+    for mode in ("on", True):
         seen.clear()
         evaluate_prompting(tiny["instruct"], triplet, PromptSettings(**{**settings.__dict__, "chat_template": mode}))
         contexts, continuations = seen[0]
         first = contexts[continuations.index("good example of a vehicle.")]
-        assert first == (
-            "<|user|>\nA big car is a good example of a car. A big car is a poor example of a big vehicle. "
-            "A big car is a<|endoftext|>\n<|assistant|>\n"
-        )
+        assert first == f"<|user|>\n{plain.rstrip()}<|endoftext|>\n<|assistant|>\n"
         assert "poor example of a vehicle." in continuations
-    seen.clear()
-    evaluate_prompting(tiny["gpt2"], triplet, PromptSettings(**{**settings.__dict__, "chat_template": "auto"}))
-    contexts, continuations = seen[0]
-    assert contexts[continuations.index("good example of a vehicle.")] == (
-        "A big car is a good example of a car. A big car is a poor example of a big vehicle. A big car is a "
-    )
+    for model in ("instruct", "gpt2"):
+        seen.clear()
+        evaluate_prompting(tiny[model], triplet, settings)  # the default: off
+        contexts, continuations = seen[0]
+        assert contexts[continuations.index("good example of a vehicle.")] == plain, model
     with pytest.raises(ConfigError, match="plane.prompting.chat_template: is on but .* has no chat template"):
         evaluate_prompting(tiny["gpt2"], triplet, PromptSettings(**{**settings.__dict__, "chat_template": "on"}))
+
+
+def test_a_tokenizer_with_a_chat_template_is_not_chat_wrapped_by_default(tiny, monkeypatch, caplog):
+    """Issue 41: the default settings prompt a causal LM whose tokenizer has a chat template
+    as plain text, zero-shot too, and the log says whether the template was applied."""
+    seen = []
+    monkeypatch.setattr(hf.CausalGenerator, "apply_chat_template", lambda self, *args, **kw: seen.append(args))
+    assert PromptSettings().chat_template == "off"
+    generator, chat = prompting.causal_generator(tiny["instruct"], PromptSettings(device="cpu"))
+    assert chat is False
+    import logging
+
+    log = logging.getLogger("test.plane.chat")
+    with caplog.at_level(logging.INFO, logger="test.plane.chat"):
+        evaluate_zero_shot(tiny["instruct"], TRIPLETS.iloc[:1], PromptSettings(templates=["external"]), log=log)
+    assert seen == [], "no prompt went through the chat template"
+    assert "prompts as plain text (chat_template: off)" in caplog.text
+    assert prompting.causal_generator(tiny["instruct"], PromptSettings(chat_template="on"))[1] is True
+
+
+def test_chat_template_auto_is_refused_with_why():
+    with pytest.raises(ConfigError) as error:
+        PromptSettings(chat_template="auto")
+    assert str(error.value) == (
+        "config plane.prompting.chat_template: auto was removed: a base model's tokenizer may have a chat "
+        "template too; set on or off"
+    )
 
 
 def test_a_causal_lm_is_told_from_a_masked_lm(tiny, tmp_path):
     masked = hf.build_tiny_model(tmp_path / "mlm", ["a", "car"], kind="masked_lm", seed=1)
     assert prompting.is_causal_lm(tiny["gpt2"]) and prompting.is_causal_lm(tiny["llama"])
     assert not prompting.is_causal_lm(str(masked))
-    with pytest.raises(ValueError, match="chat_template must be one of off, on, auto"):
+    with pytest.raises(ConfigError, match="plane.prompting.chat_template: must be one of on, off, not 'sometimes'"):
         PromptSettings(chat_template="sometimes")
     assert PromptSettings(chat_template=False).chat_template == "off"

@@ -159,9 +159,11 @@ def build_tiny_causal_lm(
 
 
 def has_chat_template(name_or_path: str | os.PathLike) -> bool:
-    """Whether a model's tokenizer has a chat template (an instruct model), read from its
-    files (``chat_template.jinja``, ``chat_template.json`` or the ``chat_template`` of
-    ``tokenizer_config.json``) without loading it; a Hub model is looked up in the cache only."""
+    """Whether a model's tokenizer has a chat template, read from its files
+    (``chat_template.jinja``, ``chat_template.json`` or the ``chat_template`` of
+    ``tokenizer_config.json``) without loading it; a Hub model is looked up in the cache only.
+    A base model's may have one too (Qwen2.5's does): it does not make the model an instruct
+    model, and natcomp applies one only when asked (``chat_template: on``)."""
     if model_file(name_or_path, "chat_template.jinja") is not None:
         return True
     for filename in ("chat_template.json", "tokenizer_config.json"):
@@ -350,14 +352,12 @@ class CausalGenerator:
     # ------------------------------------------------------------ text and tokens
 
     def apply_chat_template(self, user_message: str, system: str | None = None) -> str:
-        """The prompt an instruct model answers as the assistant: the tokenizer's chat
+        """The prompt a model answers as the assistant: the tokenizer's chat
         template applied to (``system`` and) ``user_message``, with the assistant's header
         (``add_generation_prompt``), as text. :class:`ConfigError` when the tokenizer has
         no chat template, or its template refuses the messages (some refuse a system turn)."""
         if not getattr(self.tokenizer, "chat_template", None):
-            raise ConfigError(
-                self.key, f"'{self.model_name}' has no chat template (it is not an instruct model); turn it off"
-            )
+            raise ConfigError(self.key, f"'{self.model_name}' has no chat template; turn it off")
         messages = ([{"role": "system", "content": system}] if system is not None else []) + [
             {"role": "user", "content": user_message}
         ]

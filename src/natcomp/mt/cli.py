@@ -512,9 +512,9 @@ def _add_evaluate(subparsers) -> None:
     )
     prompting.add_argument(
         "--chat-template",
-        choices=("auto", "on", "off"),
-        default="auto",
-        help="prompt through the tokenizer's chat template (default auto: when it has one)",
+        choices=("on", "off"),
+        help="on: prompt through the tokenizer's chat template, which it must have; off: plain text, even when it "
+        "has one (default: mt.prompting's, off)",
     )
     prompting.add_argument(
         "--decoding",
@@ -541,7 +541,7 @@ def system_settings(args: argparse.Namespace) -> dict[str, object]:
         # a causal LM's prompting options, where given (a translation model refuses them)
         "prompt": args.prompt,
         "few_shot": {"k": args.few_shot, "pool": args.few_shot_pool} if args.few_shot else None,
-        "chat_template": None if args.chat_template == "auto" else args.chat_template,
+        "chat_template": args.chat_template,
         "decoding": args.decoding,
     }
 

@@ -2,8 +2,8 @@
 
 An ``mt.systems`` entry of family ``causal`` names a causal LM (GPT-2, Llama, Qwen, ...).
 Each source sentence becomes a prompt (:class:`natcomp.mt.prompting.PromptFormat`: the
-template, the few-shot examples; through the tokenizer's chat template for an instruct
-model), :class:`natcomp.hf.causal.CausalGenerator` continues it (greedy by default, beam
+template, the few-shot examples; through the tokenizer's chat template only when
+``chat_template`` is on), :class:`natcomp.hf.causal.CausalGenerator` continues it (greedy by default, beam
 as an option, until a newline or the token limit) and the answer's first line is the
 translation. Like every system's, translations are stored as written (detokenised) and
 Moses-tokenised by the scorers and the tokenised BLEU.
@@ -61,16 +61,17 @@ class PromptedTranslator:
         *,
         prompt: PromptFormat,
         settings: GenerationSettings,
-        chat_template: str = "auto",
+        chat_template: str = "off",
         threads: int = 1,
         key: str = "system",
     ):
-        """``key``: the system's config key (``mt.systems.NAME``), in error messages."""
+        """``chat_template``: ``on`` prompts through the tokenizer's chat template (a
+        :class:`ConfigError` when it has none), ``off`` as plain text, whether or not the
+        tokenizer has one. ``key``: the system's config key (``mt.systems.NAME``), in error messages."""
         self.prompt, self.settings = prompt, settings
-        has_template = has_chat_template(model)
-        if chat_template == "on" and not has_template:
+        self.chat = chat_template_mode(chat_template, f"{key}.chat_template") == "on"
+        if self.chat and not has_chat_template(model):
             raise ConfigError(f"{key}.chat_template", f"is on but {model} has no chat template")
-        self.chat = chat_template == "on" or (chat_template == "auto" and has_template)
         self.generator = CausalGenerator(model, settings, key=f"{key}.model", threads=threads)
         decoding = "greedy" if settings.decoding == "greedy" else f"beam{settings.beam}"
         self.signature = "|".join(
@@ -109,16 +110,14 @@ class PromptedTranslator:
             system["model"],
             prompt=PromptFormat(template, source_lang, target_lang, tuple(examples)),
             settings=generation_settings(system, nbest=nbest),
-            chat_template=chat_template_mode(
-                "auto" if system.get("chat_template") is None else system["chat_template"], f"{key}.chat_template"
-            ),
+            chat_template="off" if system.get("chat_template") is None else system["chat_template"],
             threads=threads,
             key=key,
         )
 
     def prompts(self, sentences: Sequence[str]) -> list[str]:
         """The prompts the model continues: the template with its examples, through the
-        chat template for an instruct model (the prompt as the user's turn)."""
+        chat template when it is on (the prompt as the user's turn)."""
         prompts = [self.prompt.render(sentence) for sentence in sentences]
         if self.chat:
             prompts = [self.generator.apply_chat_template(prompt) for prompt in prompts]

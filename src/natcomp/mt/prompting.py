@@ -24,8 +24,13 @@ its final period made a comma (:func:`natcomp.mt.items.conjoin`), natural lines 
 by text, whichever the pool.
 
 The answer is the first line of what the model writes after the prompt (generation stops
-at a newline), stripped; an instruct model that repeats the target language's label
+at a newline), stripped; a model that repeats the target language's label
 (``Dutch: De kat slaapt .``) has it removed.
+
+The prompt goes through the tokenizer's chat template (as the user's turn) only when
+``chat_template`` is ``on`` (:func:`natcomp.configcheck.chat_template_mode`); never because
+the tokenizer has one: a base model's may have one too (Qwen2.5's does), and
+lm-evaluation-harness applies one only when asked (``--apply_chat_template``).
 """
 
 from __future__ import annotations
@@ -38,6 +43,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from natcomp.configcheck import CHAT_TEMPLATE_MODES, chat_template_mode  # noqa: F401  (re-exported)
 from natcomp.errors import ConfigError
 from natcomp.files import read_lines
 from natcomp.mt.items import conjuncts
@@ -66,11 +72,9 @@ DEFAULT_PROMPT = "{source_language}: {source}\n{target_language}:"
 DEFAULT_PROMPTING = {
     "prompt": DEFAULT_PROMPT,
     "few_shot": {"k": 0, "pool": "train", "seed": 1},
-    "chat_template": "auto",
+    "chat_template": "off",
     "decoding": "greedy",
 }
-#: ``auto``: use the tokenizer's chat template when it has one (an instruct model)
-CHAT_TEMPLATE_MODES = ("auto", "on", "off")
 #: between an example's prompt and its target, and between examples
 TARGET_DELIMITER = " "
 FEW_SHOT_DELIMITER = "\n\n"
@@ -101,14 +105,6 @@ LANGUAGE_NAMES = {
     "uk": "Ukrainian",
     "zh": "Chinese",
 }
-
-
-def chat_template_mode(value: object, key: str = "chat_template") -> str:
-    """``auto``, ``on`` or ``off`` (YAML reads a bare ``on``/``off`` as true/false)."""
-    mode = {True: "on", False: "off"}.get(value, value) if isinstance(value, bool) else value
-    if mode not in CHAT_TEMPLATE_MODES:
-        raise ConfigError(key, f"must be one of {', '.join(CHAT_TEMPLATE_MODES)}, not {value!r}")
-    return str(mode)
 
 
 def language_name(code: str) -> str:

@@ -36,6 +36,7 @@ import pandas as pd
 import torch
 
 from natcomp import hf
+from natcomp.configcheck import chat_template_mode
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_causal_lm_config
 from natcomp.plane.adjectives import INFERENCE_TYPES, label
@@ -48,9 +49,6 @@ TEMPLATES = {
     "external": ("A {c1} is a type of {c2}:{v}.", "A {c1} is a type of {c2}:{mask}."),
 }
 ANSWERS = ("vocabulary", "verbalisers")
-#: ``chat_template`` values: a causal LM's prompt as plain text (off), as the user's turn of
-#: its chat template (on), or on when its tokenizer has one (auto)
-CHAT_TEMPLATE_MODES = ("off", "on", "auto")
 #: what stands for the answer in a causal LM's prompt: the prompt is cut there
 CAUSAL_MASK = "[MASK]"
 VERBALISERS = {"GP": ("good", "poor"), "TF": ("true", "false"), "PN": ("positive", "negative")}
@@ -78,15 +76,13 @@ class PromptSettings:
     max_length: int = 96
     device: str = "auto"
     dtype: str = "auto"  # the run's inference dtype (config's top-level dtype)
-    chat_template: str = "off"  # causal LMs only: off, on or auto
+    chat_template: str = "off"  # causal LMs only: on or off (never on because the tokenizer has one)
 
     def __post_init__(self):
-        if isinstance(self.chat_template, bool):  # YAML reads a bare on/off as true/false
-            object.__setattr__(self, "chat_template", "on" if self.chat_template else "off")
-        if self.chat_template not in CHAT_TEMPLATE_MODES:
-            raise ValueError(
-                f"chat_template must be one of {', '.join(CHAT_TEMPLATE_MODES)}, got {self.chat_template!r}"
-            )
+        # YAML reads a bare on/off as true/false; auto (removed) and any other value is a ConfigError
+        object.__setattr__(
+            self, "chat_template", chat_template_mode(self.chat_template, "plane.prompting.chat_template")
+        )
         if self.answer not in ANSWERS:
             raise ValueError(f"answer must be one of {', '.join(ANSWERS)}, got {self.answer!r}")
         unknown = [t for t in self.templates if t not in TEMPLATES]
@@ -371,17 +367,18 @@ def is_causal_lm(model_name: str, key: str = "plane.prompting.models") -> bool:
 
 def causal_generator(model_name: str, settings: PromptSettings, key: str = "plane.prompting.models"):
     """``(generator, chat)``: a :class:`natcomp.hf.CausalGenerator` of the model with the
-    settings' batch size and device, and whether its prompts go through its chat template
-    (``chat_template`` on, or auto and the tokenizer has one; on without one is a ConfigError)."""
-    has_template = hf.has_chat_template(hf.resolve_model(model_name))
-    if settings.chat_template == "on" and not has_template:
+    settings' batch size and device, and whether its prompts go through its chat template:
+    only when ``chat_template`` is on (on without one is a ConfigError), never because the
+    tokenizer has one (a base model's may have one too)."""
+    chat = settings.chat_template == "on"
+    if chat and not hf.has_chat_template(hf.resolve_model(model_name)):
         raise ConfigError("plane.prompting.chat_template", f"is on but '{model_name}' has no chat template")
     generator = hf.CausalGenerator(
         model_name,
         hf.GenerationSettings(batch_size=settings.batch_size, device=settings.device, precision=settings.dtype),
         key=key,
     )
-    return generator, settings.chat_template == "on" or (settings.chat_template == "auto" and has_template)
+    return generator, chat
 
 
 def _context_and_rest(prompt: str, generator, chat: bool) -> tuple[str, str]:
@@ -438,6 +435,12 @@ def causal_answers(
     return np.where(greedy.any(axis=1), answers, NOT_A_LABEL)
 
 
+def _log_chat(log, model_name: str, chat: bool) -> None:
+    if log:
+        how = "through its chat template (chat_template: on)" if chat else "as plain text (chat_template: off)"
+        log.info("%s: prompts %s", model_name, how)
+
+
 def _log_answers(log, text: str, model_name: str, predictions: np.ndarray, count: int) -> None:
     if log:
         log.info(
@@ -456,6 +459,7 @@ def evaluate_prompting_causal(
     :func:`causal_answers` over the two verbalisers (``answer: vocabulary``: the one the
     model writes first at the mask, if any). Columns :data:`PREDICTION_COLUMNS`."""
     generator, chat = causal_generator(model_name, settings)
+    _log_chat(log, model_name, chat)
     frames = []
     for template in settings.templates:
         for verbaliser_name, words in settings.verbalisers.items():
@@ -485,6 +489,7 @@ def evaluate_zero_shot_causal(
     masked path's top token): 1 for a positive word, 0 for a negative one, -1 where it
     writes no word of V. ``answer`` does not apply."""
     generator, chat = causal_generator(model_name, settings)
+    _log_chat(log, model_name, chat)
     words = [word for pair in pairs for word in pair]
     labels = [label for _ in pairs for label in (1, 0)]
     frames = []

@@ -1,8 +1,9 @@
 """``natcomp evaluate`` and ``natcomp compare``: the top-level commands of the profile.
 
-``natcomp evaluate --model NAME_OR_PATH [--name N] [--families F ...] [--configfile BASE] [-n] [-- SNAKEMAKE_OPTIONS]``
+``natcomp evaluate --model NAME_OR_PATH [--name N] [--families F ...] [--chat-template] [--configfile BASE] [-n] [-- SNAKEMAKE_OPTIONS]``
     Check every option, decide from the model's config which families it fits and print
-    the plan; write the run's config into ``runs/<name>/`` and run the workflow there,
+    the plan (a causal LM's prompts go through its chat template only with
+    ``--chat-template`` or ``chat_template: on`` in the base config); write the run's config into ``runs/<name>/`` and run the workflow there,
     its output in ``runs/<name>/natcomp_evaluate.log`` and a one-line progress display on
     stderr; then write ``runs/<name>/results/profile.tsv`` and ``profile.html``. A dry run
     (``-n``) creates no run folder and writes no file of the run in an existing one.
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from natcomp.cliargs import positive_int
-from natcomp.errors import InputError, OptionError
+from natcomp.errors import ConfigError, InputError, OptionError
 
 __all__ = ["RunPlan", "add_run_arguments", "add_subcommands", "evaluate_model", "model_help", "plan_run", "run_name"]
 
@@ -72,13 +73,18 @@ def _add_evaluate(subparsers) -> None:
         help="the dtype of inference (default: the base config's dtype, auto: the checkpoint's on a GPU, fp32 on a "
         "CPU; fp16 and bf16 only on a GPU); training always keeps fp32 weights",
     )
+    parser.add_argument(
+        "--chat-template",
+        action="store_true",
+        help="a causal LM: prompt it through its tokenizer's chat template in MT and PLANE prompting (default: "
+        "plain text, even when the tokenizer has one, as a base model's may)",
+    )
     add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
 
 
 def run_name(text: str) -> str:
     """An argparse ``type=`` for ``--name``: a name that can be a folder and a column (never replaced)."""
-    from natcomp.errors import ConfigError
     from natcomp.profile.runconfig import check_name
 
     try:
@@ -130,6 +136,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         cores=args.cores,
         dry_run=args.dry_run,
         snakemake_args=args.snakemake_args,
+        chat_template=args.chat_template,
         command="evaluate",
     )
 
@@ -172,9 +179,11 @@ def plan_run(
     configfile: Path | None = None,
     mt_system: Mapping[str, object] | None = None,
     dtype: str | None = None,
+    chat_template: bool = False,
 ) -> RunPlan:
     """Everything :func:`evaluate_model` checks and decides before it writes a file or starts a job.
-    ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too."""
+    ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too;
+    ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template."""
     from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
     from natcomp.profile import fit, runconfig
 
@@ -189,6 +198,19 @@ def plan_run(
         location = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
     kinds = fit.model_kinds(model_config, chat_template=fit.has_chat_template(model_config, location), model=model)
     chosen = fit.choose_families(model, kinds, families)
+    if chat_template:
+        if not kinds.causal:
+            raise ConfigError("--chat-template", f"is for a causal LM; {model} is {kinds.describe()}")
+        if not kinds.chat_template:
+            raise ConfigError("--chat-template", f"{model} has no chat template (its tokenizer's files hold none)")
+        if not {"mt", "plane"} & set(chosen):
+            raise ConfigError("--chat-template", "is for MT and PLANE prompting, and --families runs neither")
+        # the run's settings say on, so the plan, the config and the record all read it from them
+        mt_system = {**(mt_system or {}), "chat_template": "on"}
+        if isinstance(base.get("plane"), Mapping):
+            plane = dict(base["plane"])
+            plane["prompting"] = {**(plane.get("prompting") or {}), "chat_template": "on"}
+            base = {**base, "plane": plane}
     if kinds.causal and "mt" in chosen:
         # a causal LM is an MT system of family causal: it translates by prompting
         mt_system = {**(mt_system or {}), "family": "causal"}
@@ -197,6 +219,8 @@ def plan_run(
         mt_system = {**(mt_system or {}), "precision": dtype}
     requested = check_dtype_name(base.get("dtype", "auto"), f"{base_path}: dtype")
     precision = precision_note(requested, checkpoint_dtype(model_config))
+    # whether MT and PLANE prompting apply the chat template: only when asked (fit.chat_templates)
+    chat = fit.chat_templates(kinds, base, mt_system, chosen)
     scale = runconfig.scale_of(base, base_path)
     record = {
         "model": model,
@@ -209,12 +233,14 @@ def plan_run(
         "checkpoint_dtype": checkpoint_dtype(model_config),
         "precision": precision,
     }
+    if chat:
+        record["chat_template"] = chat  # family -> applied, for the profile
     return RunPlan(
         name=name,
         base_path=Path(base_path),
         scale=scale,
-        description=f"{model} is {kinds.describe()}",
-        rows=[row for row in fit.plan(kinds, base, mt_system) if row.family in chosen],
+        description=f"{model} is {kinds.describe(any(chat.values()))}",
+        rows=[row for row in fit.plan(kinds, base, mt_system, chat) if row.family in chosen],
         config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
         record=record,
         targets=runconfig.profile_targets(chosen, kinds),
@@ -232,6 +258,7 @@ def evaluate_model(
     dry_run: bool = False,
     snakemake_args: Sequence[str] = (),
     mt_system: Mapping[str, object] | None = None,
+    chat_template: bool = False,
     command: str = "evaluate",
     dtype: str | None = None,
 ) -> int:
@@ -247,7 +274,15 @@ def evaluate_model(
     if cores < 1:  # the command line's --cores is checked by argparse; this is the library call
         raise OptionError("--cores", f"expected an integer at least 1, not {cores}")
     root = runconfig.workflow_root()
-    plan = plan_run(model, name=name, families=families, configfile=configfile, mt_system=mt_system, dtype=dtype)
+    plan = plan_run(
+        model,
+        name=name,
+        families=families,
+        configfile=configfile,
+        mt_system=mt_system,
+        chat_template=chat_template,
+        dtype=dtype,
+    )
     check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
     print(f"{prog}: {plan.description}; {plan.scale} scale; the plan:", file=sys.stderr)
     print(fit.format_plan(plan.rows), file=sys.stderr)
@@ -315,7 +350,7 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
     """The profile of a finished run folder (its record says what the profile is of)."""
     import yaml
 
-    from natcomp.profile import runconfig
+    from natcomp.profile import fit, runconfig
     from natcomp.profile.render import write_profile
     from natcomp.profile.table import profile_rows
 
@@ -331,8 +366,13 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         scale=record["scale"],
         families=record["families"],
         plane_roles=record.get("plane") or {},
+        chat_template=record.get("chat_template") or {},
     )
-    title = f"Compositionality profile of {record['name']} ({record['model']}, {record['scale']} scale)"
+    chat = fit.chat_template_text(record.get("chat_template"))
+    title = (
+        f"Compositionality profile of {record['name']} ({record['model']}, {record['scale']} scale"
+        f"{', ' + chat if chat else ''})"
+    )
     return write_profile(profile, Path(directory) / "results", title, precision=record.get("precision"))
 
 

@@ -16,8 +16,10 @@ The kinds of model (issue 26):
   34): MT as a prompted translation system; NonCompSST with the released head on the last
   real token; PLANE fine-tuning with transformers' sequence-classification head and PLANE
   prompting by the log-likelihood of each verbaliser's filled sentence; PSS and TRE on
-  mean-pooled states (FT: the head on the pooled state). An *instruct* causal LM (its tokenizer has a
-  chat template) is prompted through its chat template.
+  mean-pooled states (FT: the head on the pooled state). MT and PLANE prompting go through
+  its tokenizer's chat template only when asked (``chat_template: on``, ``natcomp evaluate
+  --chat-template``), never because the tokenizer has one: a base model's may have one too
+  (:func:`chat_templates`).
 """
 
 from __future__ import annotations
@@ -26,12 +28,15 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from natcomp.configcheck import chat_template_mode
 from natcomp.errors import ConfigError
 
 __all__ = [
     "FAMILIES",
     "ModelKinds",
     "PlanRow",
+    "chat_template_text",
+    "chat_templates",
     "fitting_families",
     "format_plan",
     "model_kinds",
@@ -52,14 +57,23 @@ class ModelKinds:
     masked_lm: bool
     nli: bool
     causal: bool = False
-    instruct: bool = False
+    #: a causal LM whose tokenizer has a chat template (a base model's may have one too: it
+    #: does not make the model an instruct model)
+    chat_template: bool = False
 
-    def describe(self) -> str:
+    def describe(self, chat_applied: bool = False) -> str:
+        """What the model is; a causal LM with whether its chat template is applied
+        (``chat_applied``), or has one that is not."""
+        causal = "causal LM"
+        if self.causal and chat_applied:
+            causal = "causal LM, chat template applied"
+        elif self.chat_template:
+            causal = "causal LM (has a chat template, not applied: --chat-template)"
         names = [
             name
             for name, flag in (
                 ("translation model", self.translation),
-                ("instruct causal LM" if self.instruct else "causal LM", self.causal),
+                (causal, self.causal),
                 ("encoder", self.encoder and not (self.masked_lm or self.nli)),
                 ("masked LM", self.masked_lm),
                 ("NLI classifier", self.nli),
@@ -84,7 +98,7 @@ class PlanRow:
 
 def model_kinds(config: Mapping, chat_template: bool = False, model: str = "the model") -> ModelKinds:
     """The kinds of a model from its config (a ``config.json`` as a mapping);
-    ``chat_template``: whether its tokenizer has one (a causal LM is then an instruct model).
+    ``chat_template``: whether its tokenizer has one (kept for a causal LM only).
     An NLI classifier whose other labels PLANE cannot read is refused here, when the plan
     is made, with the one line PLANE's NLI job would give (``model``: its name there)."""
     from natcomp.hf.kinds import is_causal_lm_config, masked_lm_model_types, nli_label_answers
@@ -109,7 +123,7 @@ def model_kinds(config: Mapping, chat_template: bool = False, model: str = "the 
         masked_lm=masked_lm,
         nli=nli,
         causal=causal,
-        instruct=causal and chat_template,
+        chat_template=causal and chat_template,
     )
 
 
@@ -118,8 +132,8 @@ def _inverted(label2id: Mapping) -> dict[int, str]:
 
 
 def has_chat_template(config: Mapping, location: str) -> bool:
-    """Whether a causal LM's tokenizer has a chat template (an instruct model); False for
-    any other model (its tokenizer is not read)."""
+    """Whether a causal LM's tokenizer has a chat template (a base model's may have one
+    too); False for any other model (its tokenizer is not read)."""
     from natcomp.hf.kinds import is_causal_lm_config
 
     if not is_causal_lm_config(config):
@@ -161,8 +175,9 @@ def prompting_plan(system: Mapping | None, prompting: Mapping | None = None) -> 
         **(prompting.get("few_shot") or {}),
         **{k: v for k, v in (system.get("few_shot") or {}).items() if v is not None},
     }
-    chat = {True: "on", False: "off"}.get(setting("chat_template", "auto"), setting("chat_template", "auto"))
-    chat_text = {"auto": "chat template if it has one", "on": "chat template", "off": "no chat template"}[str(chat)]
+    key = "--chat-template" if system.get("chat_template") is not None else "mt.prompting.chat_template"
+    chat = chat_template_mode(setting("chat_template", "off"), key)
+    chat_text = {"on": "chat template", "off": "no chat template"}[chat]
     prompt_text = repr(template) if template else "mt.prompting's default prompt"
     return (
         f"prompt {prompt_text}, {int(shots.get('k', 0))}-shot, {chat_text}, "
@@ -170,10 +185,68 @@ def prompting_plan(system: Mapping | None, prompting: Mapping | None = None) -> 
     )
 
 
-def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | None = None) -> list[PlanRow]:
+#: the families that prompt a causal LM, and their names in the plan and the profile
+PROMPTING_FAMILIES = {"mt": "MT", "plane": "PLANE prompting"}
+
+
+def chat_templates(
+    kinds: ModelKinds,
+    config: Mapping | None = None,
+    mt_system: Mapping | None = None,
+    families: Sequence[str] = FAMILIES,
+) -> dict[str, bool]:
+    """Per family of ``families`` that prompts a causal LM (``mt``, ``plane``), whether its
+    prompts go through the tokenizer's chat template: only where the settings say ``on``
+    (MT: ``mt_system``'s ``chat_template``, else the base ``config``'s ``mt.prompting``; PLANE:
+    ``plane.prompting``), off by default, never because the tokenizer has one; lm-evaluation-harness
+    applies one only when asked (``--apply_chat_template``). Empty for a model that is no
+    causal LM. :class:`ConfigError` naming the key for a value other than on or off (``auto``
+    was removed) and for on when the tokenizer has no chat template."""
+    if not kinds.causal:
+        return {}
+    config, system = config or {}, mt_system or {}
+    settings = {}
+    if "mt" in families:
+        if system.get("chat_template") is not None:  # natcomp mt evaluate --chat-template
+            settings["mt"] = (system["chat_template"], "--chat-template")
+        else:
+            prompting = (config.get("mt") or {}).get("prompting") or {}
+            settings["mt"] = (prompting.get("chat_template", "off"), "mt.prompting.chat_template")
+    if "plane" in families:
+        prompting = (config.get("plane") or {}).get("prompting") or {}
+        settings["plane"] = (prompting.get("chat_template", "off"), "plane.prompting.chat_template")
+    applied = {}
+    for family, (value, key) in settings.items():
+        applied[family] = chat_template_mode(value, key) == "on"
+        if applied[family] and not kinds.chat_template:
+            raise ConfigError(key, "is on but the model's tokenizer has no chat template")
+    return applied
+
+
+def chat_template_text(applied: Mapping[str, bool] | None) -> str:
+    """Whether the chat template was applied, in words ('' for a model that is no causal LM)."""
+    if not applied:
+        return ""
+    on = [PROMPTING_FAMILIES.get(family, family) for family, flag in applied.items() if flag]
+    off = [PROMPTING_FAMILIES.get(family, family) for family, flag in applied.items() if not flag]
+    if not on:
+        return "chat template not applied"
+    if not off:
+        return "chat template applied"
+    return f"chat template applied in {', '.join(on)}, not in {', '.join(off)}"
+
+
+def plan(
+    kinds: ModelKinds,
+    config: Mapping | None = None,
+    mt_system: Mapping | None = None,
+    chat: Mapping[str, bool] | None = None,
+) -> list[PlanRow]:
     """What each family the model fits will run (``config``: the base config, for counts;
-    ``mt_system``: the model's ``mt.systems`` entry, for a causal LM's prompt)."""
+    ``mt_system``: the model's ``mt.systems`` entry, for a causal LM's prompt; ``chat``:
+    :func:`chat_templates`, computed from them when not given)."""
     config = config or {}
+    chat = chat_templates(kinds, config, mt_system) if chat is None else chat
     rows = []
     if kinds.translation:
         rows.append(
@@ -183,7 +256,7 @@ def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | 
         rows.append(
             PlanRow(
                 "mt",
-                kinds.describe(),
+                kinds.describe(chat.get("mt", False)),
                 "the MT tests and BLEU, translating by prompting: "
                 + prompting_plan(mt_system, (config.get("mt") or {}).get("prompting")),
             )
@@ -204,7 +277,7 @@ def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | 
         )
         rows.append(PlanRow("tre", "encoder", "TRE on SST trees: Spearman rho with WNS, and with TI as baseline"))
     if kinds.causal:
-        role = kinds.describe()
+        role = "causal LM"  # these families never prompt it: no chat template
         rows += [
             PlanRow(
                 "noncompsst",
@@ -219,7 +292,7 @@ def plan(kinds: ModelKinds, config: Mapping | None = None, mt_system: Mapping | 
             ),
             PlanRow(
                 "plane",
-                role,
+                kinds.describe(chat.get("plane", False)),
                 "zero- and two-shot prompting, the verbalisers' filled sentences compared by log-likelihood "
                 "(F1 per template x verbaliser)",
             ),

@@ -408,6 +408,8 @@ def _noncompsst(builder: _Builder, results: Path) -> None:
 
 _PLANE_CHANCE_F1 = "chance (best constant answer)"
 _PLANE_NO_ITEMS = "no items scored: F1 undefined"
+#: the PLANE measures that prompt the model (a causal LM's through its chat template or not)
+_PLANE_PROMPTING_MEASURES = ("two-shot prompting F1", "zero-shot prompting F1")
 
 
 def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> None:
@@ -578,9 +580,12 @@ def profile_rows(
     scale: str,
     families: Sequence[str],
     plane_roles: Mapping[str, bool] | None = None,
+    chat_template: Mapping[str, bool] | None = None,
     resources: str | Path | None = None,
 ) -> pd.DataFrame:
-    """The profile of the run in ``run_dir`` (its ``results/tables``): :data:`PROFILE_COLUMNS`."""
+    """The profile of the run in ``run_dir`` (its ``results/tables``): :data:`PROFILE_COLUMNS`.
+    ``chat_template``: a causal LM's run record's (family -> whether MT's, PLANE prompting's
+    prompts went through the chat template): each such row's note says so."""
     results = Path(run_dir) / "results"
     builder = _Builder(model, name, scale, resources)
     for family in families:
@@ -594,9 +599,22 @@ def profile_rows(
             _pss(builder, results)
         elif family == "tre":
             _tre(builder, results)
+    _note_chat_template(builder.rows, chat_template or {})
     profile = pd.DataFrame(builder.rows, columns=list(PROFILE_COLUMNS))
     profile["n"] = profile["n"].astype("Int64")
     return profile
+
+
+def _note_chat_template(rows: list[dict], applied: Mapping[str, bool]) -> None:
+    """Add to the note of each row that prompted a causal LM whether its chat template was
+    applied (a value with and without it are different measurements; compare shows notes)."""
+    for row in rows:
+        family = row["family"]
+        if family == "plane" and row["measure"] not in _PLANE_PROMPTING_MEASURES:
+            continue
+        if family in applied:
+            said = "chat template applied" if applied[family] else "chat template not applied"
+            row["note"] = f"{row['note']}; {said}" if row["note"] else said
 
 
 def read_profile(path: str | Path) -> pd.DataFrame:
