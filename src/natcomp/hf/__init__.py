@@ -6,7 +6,9 @@ models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (de
 finding, checking and loading models, tiny models), ``inference``, ``embedding`` (text files
 embedded by an encoder named in config: PSS and TRE), ``training``,
 ``seq2seq``, ``causal`` (decoder-only language models), ``causal_training``, ``kinds``,
-``precision`` (the dtype of inference and training) and ``torchaudio_guard``; this package re-exports their API. See docs/hf.md.
+``precision`` (the dtype of inference and training), ``tiny_architectures`` (tiny offline
+models of released architectures) and ``torchaudio_guard``; this package re-exports their
+API. See docs/hf.md.
 """
 
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
@@ -90,6 +92,8 @@ from natcomp.hf.seq2seq import (  # noqa: E402
     load_seq2seq,
     train_translation_model,
 )
+from natcomp.hf.tiny_architectures import ARCHITECTURES as TINY_ARCHITECTURES  # noqa: E402
+from natcomp.hf.tiny_architectures import build_tiny  # noqa: E402
 from natcomp.hf.training import (  # noqa: E402
     SCHEDULERS,
     FineTuneResult,
@@ -126,12 +130,14 @@ __all__ = [
     "SHIPPED_MODELS",
     "SPECIAL_TOKENS",
     "TINY_MODEL_KINDS",
+    "TINY_ARCHITECTURES",
     "TINY_TRANSLATION_FAMILIES",
     "FineTuneResult",
     "FineTuneSettings",
     "Seq2SeqTrainingSettings",
     "TextInput",
     "accuracy",
+    "build_tiny",
     "build_tiny_model",
     "build_tiny_translation_model",
     "check_model_available",

@@ -67,19 +67,21 @@ def load_seq2seq(name_or_path: str | os.PathLike, key: str = "model", dtype: str
 # ---------------------------------------------------------------- tiny models
 
 
-def _train_sentencepiece(texts: Sequence[str], vocab_size: int, model_type: str, seed: int) -> bytes:
+def _train_sentencepiece(texts: Sequence[str], vocab_size: int, model_type: str, seed: int, **options) -> bytes:
     """A SentencePiece model (serialized) trained on ``texts``; deterministic (one thread,
-    fixed seed, every sentence used in input order). Only the pieces are used: the special
-    tokens live in the tokenizer's vocab.json, so SentencePiece keeps just ``<unk>``."""
+    fixed seed, every sentence used in input order). By default only the pieces are used:
+    the special tokens live in the tokenizer's vocab.json, so SentencePiece keeps just
+    ``<unk>``. ``options`` are further trainer options that replace these defaults (the
+    ids and pieces of special tokens, ``byte_fallback``, ``add_dummy_prefix`` ...), for a
+    model whose tokenizer class reads its special tokens from the SentencePiece model
+    (:mod:`natcomp.hf.tiny_architectures`)."""
     import sentencepiece
 
     if not texts:
         raise ValueError("no texts to train the SentencePiece model on")
     sentencepiece.set_random_generator_seed(seed)
     model = io.BytesIO()
-    sentencepiece.SentencePieceTrainer.train(
-        sentence_iterator=iter(texts),
-        model_writer=model,
+    settings = dict(
         model_type=model_type,
         vocab_size=vocab_size,
         hard_vocab_limit=False,  # a tiny corpus may have fewer pieces than asked for
@@ -93,6 +95,8 @@ def _train_sentencepiece(texts: Sequence[str], vocab_size: int, model_type: str,
         pad_id=-1,
         minloglevel=2,
     )
+    settings.update(options)
+    sentencepiece.SentencePieceTrainer.train(sentence_iterator=iter(texts), model_writer=model, **settings)
     return model.getvalue()
 
 
