@@ -63,7 +63,11 @@ def base(name="config.yaml") -> dict:
         ),
         # a translation model is not a causal LM, whatever its type's mappings say
         (
-            {"model_type": "bart", "architectures": ["BartForConditionalGeneration"], "is_encoder_decoder": True},
+            {"model_type": "marian", "architectures": ["MarianMTModel"], "is_encoder_decoder": True},
+            fit.ModelKinds(translation=True, encoder=False, masked_lm=False, nli=False),
+        ),
+        (
+            {"model_type": "m2m_100", "architectures": ["M2M100ForConditionalGeneration"], "is_encoder_decoder": True},
             fit.ModelKinds(translation=True, encoder=False, masked_lm=False, nli=False),
         ),
         # an encoder-decoder without a generation head is no translation model, nor an encoder
@@ -90,6 +94,12 @@ def base(name="config.yaml") -> dict:
 )
 def test_model_kinds_from_the_config(config, expected):
     assert fit.model_kinds(config) == expected
+
+
+def test_an_encoder_decoder_mt_cannot_translate_with_is_refused_when_the_plan_is_made():
+    bart = {"model_type": "bart", "architectures": ["BartForConditionalGeneration"], "is_encoder_decoder": True}
+    with pytest.raises(ConfigError, match=r"^--model: my-bart is a bart encoder-decoder: the MT family translates"):
+        fit.model_kinds(bart, model="my-bart")
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,18 @@ from collections.abc import Mapping
 
 from natcomp.errors import ConfigError
 
-__all__ = ["is_causal_lm_config", "is_decoder_only", "masked_lm_model_types", "nli_label_answers"]
+__all__ = [
+    "TRANSLATION_MODEL_TYPES",
+    "is_causal_lm_config",
+    "is_decoder_only",
+    "masked_lm_model_types",
+    "nli_label_answers",
+]
+
+#: the ``model_type`` of the encoder-decoder translation models the MT family decodes with
+#: (natcomp.mt.hf_translation: Marian; M2M100 and NLLB-200, both ``m2m_100``); T5, mT5 and
+#: mBART-50 need prompts or language codes of their own that it does not write
+TRANSLATION_MODEL_TYPES = ("marian", "m2m_100")
 
 
 def _auto_mapping(name: str) -> dict[str, str]:

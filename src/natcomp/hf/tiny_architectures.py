@@ -42,7 +42,7 @@ __all__ = [
     "ARCHITECTURES",
     "ARCHITECTURE_KINDS",
     "BUILDERS",
-    "DTYPES",
+    "SAVED_DTYPES",
     "POSITIONS",
     "TOKENIZER_KINDS",
     "Architecture",
@@ -55,7 +55,7 @@ ARCHITECTURE_KINDS = ("decoder", "encoder", "translation")
 TOKENIZER_KINDS = ("byte_bpe", "wordpiece", "spm_bpe", "spm_unigram")
 
 #: ``dtype`` values of :class:`Architecture` (as ``config.json`` writes them).
-DTYPES = ("float32", "float16", "bfloat16")
+SAVED_DTYPES = ("float32", "float16", "bfloat16")
 #: ``builder`` values of :class:`Architecture`: natcomp's own builders, or the registry's.
 BUILDERS = ("registry", "gpt2", "bert", "marian", "m2m100")
 
@@ -213,8 +213,8 @@ class Architecture:
             raise ValueError(f"{self.name}: kind must be one of {', '.join(ARCHITECTURE_KINDS)}, got {self.kind!r}")
         if self.tokenizer not in TOKENIZER_KINDS:
             raise ValueError(f"{self.name}: tokenizer must be one of {', '.join(TOKENIZER_KINDS)}")
-        if self.dtype not in DTYPES:
-            raise ValueError(f"{self.name}: dtype must be one of {', '.join(DTYPES)}, got {self.dtype!r}")
+        if self.dtype not in SAVED_DTYPES:
+            raise ValueError(f"{self.name}: dtype must be one of {', '.join(SAVED_DTYPES)}, got {self.dtype!r}")
         if self.builder not in BUILDERS:
             raise ValueError(f"{self.name}: builder must be one of {', '.join(BUILDERS)}, got {self.builder!r}")
         if self.builder != "registry" and self.dtype != "float32":

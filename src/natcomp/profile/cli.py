@@ -190,6 +190,7 @@ def plan_run(
     base_path = configfile or runconfig.workflow_root() / "config" / "config.yaml"
     base = read_base(base_path)
     # an empty --name is refused, never replaced by the model's
+    given = name is not None
     name = runconfig.check_name(runconfig.system_name(model) if name is None else name)
     # before any job: the model is local (or cached) and fits what is asked
     model_config = fit.read_model_config(model)
@@ -198,6 +199,7 @@ def plan_run(
         location = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
     kinds = fit.model_kinds(model_config, chat_template=fit.has_chat_template(model_config, location), model=model)
     chosen = fit.choose_families(model, kinds, families)
+    name = runconfig.encoder_name(name, given, chosen)
     if chat_template:
         if not kinds.causal:
             raise ConfigError("--chat-template", f"is for a causal LM; {model} is {kinds.describe()}")

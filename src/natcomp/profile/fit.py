@@ -101,11 +101,23 @@ def model_kinds(config: Mapping, chat_template: bool = False, model: str = "the 
     ``chat_template``: whether its tokenizer has one (kept for a causal LM only).
     An NLI classifier whose other labels PLANE cannot read is refused here, when the plan
     is made, with the one line PLANE's NLI job would give (``model``: its name there)."""
-    from natcomp.hf.kinds import is_causal_lm_config, masked_lm_model_types, nli_label_answers
+    from natcomp.hf.kinds import (
+        TRANSLATION_MODEL_TYPES,
+        is_causal_lm_config,
+        masked_lm_model_types,
+        nli_label_answers,
+    )
 
     architectures = [str(name) for name in config.get("architectures") or []]
     encoder_decoder = bool(config.get("is_encoder_decoder", False))
     translation = encoder_decoder and any(name.endswith(_GENERATION_HEADS) for name in architectures)
+    model_type = str(config.get("model_type", ""))
+    if translation and model_type not in TRANSLATION_MODEL_TYPES:
+        raise ConfigError(
+            "--model",
+            f"{model} is a {model_type} encoder-decoder: the MT family translates with Marian (marian), M2M100 and "
+            "NLLB-200 (m2m_100) models, and no other family takes an encoder-decoder",
+        )
     encoder = (
         not encoder_decoder
         and not config.get("is_decoder", False)

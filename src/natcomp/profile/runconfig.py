@@ -85,6 +85,25 @@ def check_name(name: str) -> str:
     return name
 
 
+#: families whose model names are parts of file names split at "." ({encoder}.{pooling}.npy)
+_DOTLESS_FAMILIES = ("pss", "tre")
+
+
+def encoder_name(name: str, given: bool, families: Sequence[str]) -> str:
+    """``name`` as the run's model name where PSS or TRE run: their file names put the
+    encoder's name before a ``.``, so a name derived from a folder (``Qwen2.5-0.5B``) gets
+    ``_`` for each ``.``, and a ``--name`` with a ``.`` is a :class:`ConfigError`."""
+    if "." not in name or not set(_DOTLESS_FAMILIES) & set(families):
+        return name
+    if given:
+        raise ConfigError(
+            "--name",
+            f"{name!r} has a '.', which PSS and TRE cannot have in a model's name (their files are "
+            "NAME.POOLING.npy); expected letters, digits, '_' or '-'",
+        )
+    return name.replace(".", "_")
+
+
 def scale_of(base: Mapping, base_path: str | Path | None = None) -> str:
     """The run's scale: the base config's ``run_name`` when it is ``demo`` or ``paper``
     (config/config.yaml and config/paper.yaml), else the base file's stem."""
