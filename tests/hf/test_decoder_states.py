@@ -32,7 +32,9 @@ def test_last_and_mean_pooling_equal_the_states_of_each_text_alone(tiny_causal, 
     last = hf.encode(model, tokenizer, TEXTS, pooling="last", batch_size=8)
     mean = hf.encode(model, tokenizer, TEXTS, pooling="mean", batch_size=8)
     np.testing.assert_allclose(last, np.stack([state[-1].numpy() for state in states]), atol=1e-5)
-    np.testing.assert_allclose(mean, np.stack([state.mean(dim=0).numpy() for state in states]), atol=1e-5)
+    # the mean leaves Llama's BOS out (issue 41.4); GPT-2 adds none
+    skip = 1 if kind == "llama" else 0
+    np.testing.assert_allclose(mean, np.stack([state[skip:].mean(dim=0).numpy() for state in states]), atol=1e-5)
 
 
 def test_the_last_real_token_is_found_on_either_side():

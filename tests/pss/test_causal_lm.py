@@ -45,13 +45,16 @@ def tiny_causal(request, tmp_path_factory):
 
 
 def alone(model_folder: str, pooling: str) -> np.ndarray:
-    """Each text's pooled state computed by hand: the text by itself, no padding, no mask."""
+    """Each text's pooled state computed by hand: the text by itself, no padding, no mask;
+    the mean of its own tokens (Llama's BOS left out, issue 41.4)."""
     model, tokenizer = hf.load_encoder(model_folder).eval(), hf.load_tokenizer(model_folder)
     rows = []
     with torch.no_grad():
         for text in TEXTS:
-            states = model(input_ids=tokenizer(text, return_tensors="pt")["input_ids"]).last_hidden_state[0]
-            rows.append(states.mean(dim=0) if pooling == "mean" else states[-1])
+            ids = tokenizer(text, return_tensors="pt")["input_ids"]
+            states = model(input_ids=ids).last_hidden_state[0]
+            own = torch.tensor([token not in tokenizer.all_special_ids for token in ids[0].tolist()])
+            rows.append(states[own].mean(dim=0) if pooling == "mean" else states[-1])
     return torch.stack(rows).numpy()
 
 
@@ -76,8 +79,11 @@ def test_frozen_embeddings_pool_each_text_as_if_alone(tiny_causal, side, pooling
 @pytest.mark.parametrize("pooling", ["mean", "last"])
 def test_the_fine_tuned_model_pools_each_text_as_if_alone(tiny_causal, side, pooling):
     folder = tiny_causal[side]
-    model = EncoderClassifier(hf.load_encoder(folder), torch.nn.Identity(), pooling).eval()
-    batch = hf.load_tokenizer(folder)(TEXTS, padding=True, return_tensors="pt")
+    tokenizer = hf.load_tokenizer(folder)
+    model = EncoderClassifier(
+        hf.load_encoder(folder), torch.nn.Identity(), pooling, special_ids=tokenizer.all_special_ids
+    ).eval()
+    batch = tokenizer(TEXTS, padding=True, return_tensors="pt")
     with torch.no_grad():
         pooled = model(input_ids=batch["input_ids"], attention_mask=batch["attention_mask"])["logits"].numpy()
     np.testing.assert_allclose(pooled, alone(folder, pooling), rtol=1e-4, atol=1e-5)

@@ -99,11 +99,35 @@ def last_token_indices(attention_mask: torch.Tensor) -> torch.Tensor:
     return (columns * attention_mask.long()).argmax(dim=1)
 
 
+def added_token_mask(input_ids: torch.Tensor, special_ids: Sequence[int]) -> torch.Tensor:
+    """1 at the tokens of the text, 0 at the special tokens the tokenizer added (BOS,
+    EOS, OPT's ``</s>``; ``special_ids``: ``tokenizer.all_special_ids``) and wherever else
+    they are: what :func:`pool_states` averages for a decoder-only model."""
+    if not special_ids:
+        return torch.ones_like(input_ids)
+    special = torch.tensor(sorted(set(special_ids)), device=input_ids.device)
+    return (~torch.isin(input_ids, special)).long()
+
+
+def mean_pooling_mask(
+    model: torch.nn.Module, input_ids: torch.Tensor, attention_mask: torch.Tensor, special_ids: Sequence[int]
+) -> torch.Tensor:
+    """The tokens ``mean`` pooling averages: the real (unpadded) tokens, and for a
+    decoder-only model only those of the text. A decoder's BOS state (Llama, Mistral, Gemma)
+    is the same for every input, and a mean that counted it would be half BOS for a
+    one-word TRE phrase and not comparable with GPT-2's or Qwen's (no BOS). An encoder's
+    [CLS] and [SEP] stay in, as sentence-transformers averages them."""
+    if not is_decoder_only(model):
+        return attention_mask
+    return attention_mask * added_token_mask(input_ids, special_ids).to(attention_mask.device)
+
+
 def pool_states(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str) -> torch.Tensor:
     """One vector per row of ``hidden`` ``[batch, length, width]``: ``cls`` the first
-    token's state (an encoder's summary token), ``mean`` the mean of the real tokens'
-    states (the padding left out), ``last`` the last real token's state (the one state of
-    a decoder-only model that has seen the whole text)."""
+    token's state (an encoder's summary token), ``mean`` the mean of the states
+    ``attention_mask`` marks (the padding left out; a decoder-only model's mask from
+    :func:`mean_pooling_mask` also leaves out its BOS), ``last`` the last real token's
+    state (the one state of a decoder-only model that has seen the whole text)."""
     if pooling == "cls":
         return hidden[:, 0]
     if pooling == "mean":
@@ -192,7 +216,8 @@ def encode(
 
     ``pooling="cls"`` takes the first token's vector; ``"mean"`` averages the vectors of the
     real tokens (the attention mask excludes padding, so a text gets the same embedding
-    whatever it is batched with); ``"last"`` takes the last real token's vector (a
+    whatever it is batched with; a decoder-only model's BOS and other added special tokens
+    are left out: :func:`mean_pooling_mask`); ``"last"`` takes the last real token's vector (a
     decoder-only model's, on either padding side: :func:`pool_states`). ``normalize``
     scales each embedding to unit length (what sentence-transformers' all-MiniLM-L6-v2
     does after mean pooling). Works for bare
@@ -210,11 +235,16 @@ def encode(
         )
     width = model.config.hidden_size
 
+    special_ids = list(getattr(tokenizer, "all_special_ids", []) or [])
+
     def compute(batch_texts):
         batch = tokenize(tokenizer, batch_texts, max_length)
         inputs = model_inputs(model, batch, run_device)
         hidden = hidden_states(model, layer=layer, **inputs)
-        pooled = pool_states(hidden, inputs["attention_mask"], pooling)
+        mask = inputs["attention_mask"]
+        if pooling == "mean":
+            mask = mean_pooling_mask(model, inputs["input_ids"], mask, special_ids)
+        pooled = pool_states(hidden, mask, pooling)
         if normalize:
             pooled = torch.nn.functional.normalize(pooled, dim=-1)
         return pooled.float().cpu().numpy()

@@ -131,7 +131,13 @@ class EncoderClassifier(torch.nn.Module):
     """
 
     def __init__(
-        self, encoder: torch.nn.Module, head: torch.nn.Module, pooling: str, normalize: bool = False, layer: int = -1
+        self,
+        encoder: torch.nn.Module,
+        head: torch.nn.Module,
+        pooling: str,
+        normalize: bool = False,
+        layer: int = -1,
+        special_ids: Sequence[int] = (),
     ):
         from natcomp import hf
 
@@ -139,14 +145,19 @@ class EncoderClassifier(torch.nn.Module):
         if pooling not in hf.POOLINGS:
             raise ValueError(f"pooling must be one of {', '.join(hf.POOLINGS)}, not {pooling!r}")
         self.encoder, self.head, self.pooling, self.normalize, self.layer = encoder, head, pooling, normalize, layer
+        # the tokenizer's special tokens, which a decoder-only model's mean leaves out (as FB's)
+        self.special_ids = list(special_ids)
 
     def forward(self, input_ids, attention_mask, token_type_ids=None, labels=None):
         from natcomp import hf
 
         extra = {} if token_type_ids is None else {"token_type_ids": token_type_ids}
         hidden = hf.hidden_states(self.encoder, input_ids, attention_mask, layer=self.layer, **extra)
+        mask = attention_mask
+        if self.pooling == "mean":
+            mask = hf.mean_pooling_mask(self.encoder, input_ids, attention_mask, self.special_ids)
         # the head is fp32 (natcomp.hf.precision): the states of a bf16 encoder are cast to it
-        pooled = hf.pool_states(hidden, attention_mask, self.pooling).float()
+        pooled = hf.pool_states(hidden, mask, self.pooling).float()
         if self.normalize:
             pooled = torch.nn.functional.normalize(pooled, dim=-1)
         logits = self.head(pooled)
@@ -203,7 +214,12 @@ def fine_tune_encoder(
     torch.manual_seed(settings.seed)
     classes = max(int(max(labels)) + 1, 2)
     classifier = EncoderClassifier(
-        encoder, make_head(head_kind, encoder.config.hidden_size, classes), pooling, normalize, layer
+        encoder,
+        make_head(head_kind, encoder.config.hidden_size, classes),
+        pooling,
+        normalize,
+        layer,
+        special_ids=tokenizer.all_special_ids,
     )
     result = hf.fine_tune_classifier(classifier, tokenizer, list(texts), list(labels), settings=settings, log=log)
     return result.model, tokenizer
