@@ -85,14 +85,19 @@ TINY = dict(
 )
 
 
-def build_model(folder: Path, shape: str, tiny: bool, texts: list[str], on_gpu: bool) -> tuple[Path, int]:
+def build_model(
+    folder: Path, shape: str, tiny: bool, texts: list[str], on_gpu: bool, tokenizer_vocabulary: bool = False
+) -> tuple[Path, int]:
     """A random-weight model of ``shape`` with a small trained tokenizer, saved in bf16 on a
-    GPU (half the bytes to write and read), fp32 on CPU; returns (folder, parameters)."""
+    GPU (half the bytes to write and read), fp32 on CPU; returns (folder, parameters).
+    ``tokenizer_vocabulary``: the output layer as large as the tokenizer's vocabulary (not
+    the shape's), so that every token the model writes is text."""
     tokenizer_folder = hf.build_tiny_causal_lm(folder / "tokenizer", texts, kind="llama")
     tokenizer = hf.load_tokenizer(tokenizer_folder)
     config_class, options = SHAPES[shape]
+    vocabulary = {"vocab_size": len(tokenizer)} if tokenizer_vocabulary else {}
     config = config_class(
-        **{**options, **(TINY if tiny else {})},
+        **{**options, **(TINY if tiny else {}), **vocabulary},
         bos_token_id=tokenizer.bos_token_id,
         eos_token_id=tokenizer.eos_token_id,
     )

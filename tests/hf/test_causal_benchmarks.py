@@ -47,3 +47,11 @@ def test_gpu_benchmark_without_cuda_stops_with_a_message():
     assert result.returncode == 1
     assert "no CUDA device here" in result.stderr and "--tiny" in result.stderr
     assert "Traceback" not in result.stderr
+
+
+def test_batch_invariance_tiny_dry_run_finds_no_difference_in_fp32_on_the_cpu():
+    """The issue 41 GPU check, run as its CPU dry run: in fp32 batching changes nothing."""
+    result = benchmark("batch_invariance_gpu.py", "--tiny")
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "fp32 on CPU" in result.stdout
+    assert "greedy outputs that differ between batch 1 and batch 8: 0 of 24 (0.0%)" in result.stdout
