@@ -436,21 +436,34 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, encoder_profi
 
 
 @pytest.mark.demo
-def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(models, encoder_profile, tmp_path):
-    """An instruct Llama through NonCompSST, PLANE (fine-tuning, zero- and two-shot prompting
-    by log-likelihood), PSS and TRE at demo scale: the profile has the encoder's columns and
-    measures, plus prompting, and compare lays it beside the encoder. (MT of a causal LM at
-    demo scale is the demo's own tiny-llama system: about 10 minutes of decoding, docs/profile.md.)"""
+@pytest.mark.parametrize("architecture", ["llama3-instruct", "gemma2"])
+def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(architecture, encoder_profile, tmp_path):
+    """A Llama 3 instruct and a Gemma 2, saved in bf16 as released (issue 41), through
+    NonCompSST, PLANE (fine-tuning, zero- and two-shot prompting by log-likelihood), PSS and
+    TRE at demo scale: every row valued, the profile has the encoder's columns and measures,
+    plus prompting, the page says fp32 inference on a CPU and fp32 training, and compare lays
+    it beside the encoder. (MT of a causal LM at demo scale is the demo's own tiny-llama
+    system: about 10 minutes of decoding, docs/profile.md.)"""
+    from natcomp.hf.tiny_architectures import build_tiny
+
+    texts = ["English: the movie was good\nDutch: de film was goed\n", "the food was great but the service was slow ."]
+    model = build_tiny(architecture, tmp_path / "models" / architecture, texts * 10)
+    assert '"dtype": "bfloat16"' in (model / "config.json").read_text()
     run = tmp_path / "runs" / "tiny-llama"
     start = time.perf_counter()
     result = natcomp(
-        "evaluate", "--model", str(models["llama_instruct"]), "--name", "tiny-llama",
+        "evaluate", "--model", str(model), "--name", "tiny-llama",
         "--families", "noncompsst", "plane", "pss", "tre", "--directory", str(run), "--cores", "2", cwd=tmp_path,
     )  # fmt: skip
     seconds = time.perf_counter() - start
     assert result.returncode == 0, result.stderr[-5000:]
-    assert "causal LM (has a chat template, not applied: --chat-template)" in result.stderr
+    if architecture == "llama3-instruct":
+        assert "causal LM (has a chat template, not applied: --chat-template)" in result.stderr
+    assert "precision: inference in bf16 on a GPU" in result.stderr and "fp32 on a CPU" in result.stderr
+    page = (run / "results" / "profile.html").read_text()
+    assert "Precision: inference in bf16 on a GPU" in page and "training in fp32 weights" in page
     rows = profile_rows(run)
+    assert rows and all(row["value"] != "" for row in rows), "every row valued"
     assert {row["family"] for row in rows} == {"noncompsst", "plane", "pss", "tre"}
     measures = {(row["family"], row["measure"]) for row in rows}
     encoder_measures = {(row["family"], row["measure"]) for row in profile_rows(encoder_profile[1])}
@@ -467,4 +480,4 @@ def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(models, en
     assert compared.returncode == 0, compared.stderr[-2000:]
     header = (tmp_path / "compare.tsv").read_text().splitlines()[0].split("\t")
     assert {"tiny-encoder sd", "tiny-llama sd", "tiny-llama baseline"} <= set(header)
-    print(f"demo-scale profile of a tiny causal LM (four families): {seconds:.0f} s")
+    print(f"demo-scale profile of a tiny bf16 {architecture} (four families): {seconds:.0f} s")
