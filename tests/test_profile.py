@@ -75,11 +75,6 @@ def base(name="config.yaml") -> dict:
             {"model_type": "bart", "architectures": ["BartModel"], "is_encoder_decoder": True},
             fit.ModelKinds(translation=False, encoder=False, masked_lm=False, nli=False),
         ),
-        # a generation head on a model that is not an encoder-decoder is not a translation model
-        (
-            {"model_type": "bert", "architectures": ["BertForConditionalGeneration"]},
-            fit.ModelKinds(translation=False, encoder=True, masked_lm=False, nli=False),
-        ),
         # a BERT decoder is not an encoder
         (
             {**BERT_MLM, "is_decoder": True},
@@ -194,6 +189,32 @@ def test_a_model_that_fits_nothing_or_a_family_it_does_not_fit_is_an_error():
         fit.choose_families("marian", fit.model_kinds(MARIAN), ["pss"])
     assert fit.choose_families("enc", fit.model_kinds(BERT), ["tre", "pss"]) == ["pss", "tre"]
     assert fit.choose_families("enc", fit.model_kinds(BERT), None) == ["noncompsst", "plane", "pss", "tre"]
+
+
+def test_an_architecture_transformers_cannot_instantiate_is_refused_when_the_plan_is_made():
+    """A config whose class is custom code (auto_map) crashed its first job; now one line."""
+    custom = {"model_type": "llama", "architectures": ["FancyForCausalLM"], "auto_map": {"AutoModel": "x.Fancy"}}
+    with pytest.raises(ConfigError, match=r"^--model: fancy's architecture FancyForCausalLM is not one transformers"):
+        fit.model_kinds(custom, model="fancy")
+    assert fit.model_kinds({"model_type": "llama", "architectures": ["LlamaForCausalLM"]}).causal
+
+
+def test_a_tokenizer_without_a_way_to_pad_is_refused_when_the_plan_is_made(tmp_path, capsys):
+    import json
+
+    from natcomp import hf
+    from natcomp.cli import main
+
+    folder = hf.build_tiny_causal_lm(
+        tmp_path / "no-pad", ["the cat sat ."] * 10, kind="gpt2", vocab_size=262, d_model=16, layers=1, heads=2
+    )
+    settings = json.loads((folder / "tokenizer_config.json").read_text())
+    settings.update(bos_token=None, eos_token=None, unk_token=None, pad_token=None)
+    (folder / "tokenizer_config.json").write_text(json.dumps(settings))
+    capsys.readouterr()  # the build's progress bars
+    assert main(["evaluate", "--model", str(folder), "-n"]) == 2
+    (line,) = capsys.readouterr().err.strip().splitlines()
+    assert line == f"natcomp: error: --model: '{folder}' has neither a pad, an EOS nor an unknown token to pad with"
 
 
 def test_a_model_that_is_not_local_fails_before_anything(monkeypatch, tmp_path):

@@ -18,6 +18,7 @@ __all__ = [
     "is_decoder_only",
     "masked_lm_model_types",
     "nli_label_answers",
+    "unknown_architectures",
 ]
 
 #: the ``model_type`` of the encoder-decoder translation models the MT family decodes with
@@ -47,6 +48,30 @@ def masked_lm_model_types() -> frozenset[str]:
 def _causal_lm_classes() -> tuple[frozenset[str], frozenset[str]]:
     mapping = _auto_mapping("MODEL_FOR_CAUSAL_LM_MAPPING_NAMES")
     return frozenset(mapping), frozenset(mapping.values())
+
+
+@functools.cache
+def _known_model_classes() -> frozenset[str]:
+    """Every model class name transformers' auto classes can instantiate (all task mappings)."""
+    from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
+
+    hide_mismatched_torchaudio()
+    from transformers.models.auto import modeling_auto
+
+    names = set()
+    for attribute in dir(modeling_auto):
+        mapping = getattr(modeling_auto, attribute)
+        if attribute.startswith("MODEL_") and attribute.endswith("_MAPPING_NAMES") and isinstance(mapping, dict):
+            for value in mapping.values():
+                names.update([value] if isinstance(value, str) else value)
+    return frozenset(names)
+
+
+def unknown_architectures(config: Mapping) -> list[str]:
+    """The architectures a config names that this transformers cannot instantiate (a
+    model with custom code, ``auto_map``: natcomp never runs remote code), in order."""
+    known = _known_model_classes()
+    return [str(name) for name in config.get("architectures") or [] if str(name) not in known]
 
 
 def is_causal_lm_config(config: Mapping) -> bool:

@@ -200,6 +200,11 @@ def plan_run(
     kinds = fit.model_kinds(model_config, chat_template=fit.has_chat_template(model_config, location), model=model)
     chosen = fit.choose_families(model, kinds, families)
     name = runconfig.encoder_name(name, given, chosen)
+    if kinds.causal or kinds.encoder:
+        from natcomp import hf
+
+        # a tokenizer that cannot pad fails every batched job: one line now (no weights are read)
+        hf.load_tokenizer(location, "--model")
     if chat_template:
         if not kinds.causal:
             raise ConfigError("--chat-template", f"is for a causal LM; {model} is {kinds.describe()}")

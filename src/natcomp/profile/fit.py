@@ -106,7 +106,16 @@ def model_kinds(config: Mapping, chat_template: bool = False, model: str = "the 
         is_causal_lm_config,
         masked_lm_model_types,
         nli_label_answers,
+        unknown_architectures,
     )
+
+    unknown = unknown_architectures(config)
+    if unknown:
+        raise ConfigError(
+            "--model",
+            f"{model}'s architecture {', '.join(unknown)} is not one transformers can instantiate (a model with "
+            "custom code: natcomp does not run remote code); expected an architecture of transformers' own",
+        )
 
     architectures = [str(name) for name in config.get("architectures") or []]
     encoder_decoder = bool(config.get("is_encoder_decoder", False))
