@@ -34,9 +34,17 @@ hide_mismatched_torchaudio()  # before anything imports a transformers model cla
 from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402
 
 from natcomp.hf.inference import length_sorted_batches  # noqa: E402
-from natcomp.hf.models import _load, check_model_available, ensure_pad_token, load_config, save_model, set_threads  # noqa: E402
+from natcomp.hf.models import (  # noqa: E402
+    _load,
+    check_model_available,
+    ensure_pad_token,
+    load_config,
+    run_dtype,
+    save_model,
+    set_threads,
+)
 from natcomp.hf.models import device as pick_device  # noqa: E402
-from natcomp.hf.precision import DTYPES, checkpoint_dtype, inference_dtype  # noqa: E402
+from natcomp.hf.precision import DTYPES  # noqa: E402
 
 logger = logging.getLogger(__name__)
 
@@ -332,9 +340,7 @@ class CausalGenerator:
         self.device = pick_device(settings.device, key=_beside(key, "device"))
         if self.device.type == "cpu":
             set_threads(threads)
-        self.precision = inference_dtype(
-            settings.precision, self.device, checkpoint_dtype(load_config(model, key)), _beside(key, "precision")
-        )
+        self.precision = run_dtype(model, settings.precision, self.device, key, _beside(key, "precision"))
         self.tokenizer, self.model = load_causal_lm(model, key, dtype=self.precision)
         self.model.to(self.device)
         eos = self.model.generation_config.eos_token_id

@@ -221,13 +221,20 @@ def load_config(name_or_path: str | os.PathLike, key: str = "model"):
     return _load(AutoConfig, "config", name_or_path, key)
 
 
-def run_dtype(name_or_path: str | os.PathLike, requested: str, run_device: torch.device, key: str = "model") -> str:
+def run_dtype(
+    name_or_path: str | os.PathLike,
+    requested: str,
+    run_device: torch.device,
+    key: str = "model",
+    dtype_key: str = "dtype",
+) -> str:
     """The dtype the model runs inference in on ``run_device`` for the ``requested`` one
-    (the config's top-level ``dtype``: :func:`natcomp.hf.precision.inference_dtype`), its
-    checkpoint's dtype read from its config (no weights are read)."""
+    (the config's top-level ``dtype``, ``dtype_key`` in errors:
+    :func:`natcomp.hf.precision.inference_dtype`), its checkpoint's dtype read from its
+    config (no weights are read)."""
     from natcomp.hf.precision import checkpoint_dtype, inference_dtype
 
-    return inference_dtype(requested, run_device, checkpoint_dtype(load_config(name_or_path, key)), "dtype")
+    return inference_dtype(requested, run_device, checkpoint_dtype(load_config(name_or_path, key)), dtype_key)
 
 
 def load_encoder(name_or_path: str | os.PathLike, key: str = "model", dtype: str = "fp32"):
