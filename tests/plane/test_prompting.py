@@ -276,3 +276,15 @@ def test_table8_mean_and_sd_over_templates_and_the_average_row():
     assert table.loc["Average", "f1_sd"] == pytest.approx(sds.mean())
     # every gold label is "yes": the constant answer "yes" scores 100 in each class
     assert list(table["chance_f1"]) == [100.0] * 4
+
+
+def test_a_merged_verbaliser_of_a_tokenizer_without_an_unknown_token_is_one_line(tmp_path):
+    """Llama 3's split keeps ":good" together and its tokenizer has no unknown token: the
+    check crashed on None (int() of NoneType) instead of naming the verbaliser (issue 41)."""
+    from natcomp.hf.tiny_architectures import build_tiny
+
+    texts = [f"The poet is {word}. Is it:{word}?" for words in VERBALISERS.values() for word in words] * 5
+    tokenizer = hf.load_tokenizer(build_tiny("llama3", tmp_path / "llama3", texts))
+    assert tokenizer.unk_token_id is None
+    with pytest.raises(ConfigError, match=r"is not one token of .* where the external template puts it"):
+        verbaliser_ids(tokenizer, VERBALISERS, "external")

@@ -157,8 +157,9 @@ def _word_tokens(tokenizer, text: str, start: int, end: int) -> list[int]:
         ]
         # a token reaching beyond the word (other than over the space before it) merges it
         # with its neighbours (":good"): the mask cannot stand for it, so no single token
+        # (the merged token twice: two ids, whether or not the tokenizer has an unknown token)
         if any(b > end or text[a:start].strip() for _, a, b in found):
-            return [i for i, _, _ in found] + [tokenizer.unk_token_id]
+            return [i for i, _, _ in found] * 2
         return [i for i, _, _ in found]
     ids = tokenizer(text, add_special_tokens=False)["input_ids"]
     before = tokenizer(text[:start], add_special_tokens=False)["input_ids"]
