@@ -75,23 +75,42 @@ TINY_CHAT_TEMPLATE = (
 # ---------------------------------------------------------------- tiny models
 
 
-def _byte_level_tokenizer(texts: Sequence[str], vocab_size: int, kind: str):
-    """A byte-level BPE tokenizer trained on ``texts`` (every byte is in the alphabet, so no
-    text is ever unknown), wrapped as a transformers fast tokenizer."""
-    from tokenizers import Tokenizer, decoders, models, pre_tokenizers, processors, trainers
-    from transformers import PreTrainedTokenizerFast
+def train_byte_level_bpe(texts: Sequence[str], vocab_size: int, head: Sequence[str], split: str | None):
+    """A byte-level BPE ``tokenizers.Tokenizer`` trained on ``texts``, ``head`` its first
+    ids; ``split`` a pre-tokenizing regular expression applied before the bytes (else
+    GPT-2's). Every byte is in the alphabet, so no text is ever unknown. Shared by the tiny
+    GPT-2 and Llama here and by :mod:`natcomp.hf.tiny_architectures`."""
+    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
 
-    specials = _GPT2_SPECIALS if kind == "gpt2" else _LLAMA_SPECIALS
     backend = Tokenizer(models.BPE())
-    backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    if split is None:
+        backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    else:
+        backend.pre_tokenizer = pre_tokenizers.Sequence(
+            [
+                pre_tokenizers.Split(Regex(split), behavior="isolated"),
+                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
+            ]
+        )
     backend.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=vocab_size,
-        special_tokens=list(specials),
+        special_tokens=list(head),
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
     backend.train_from_iterator(list(texts), trainer=trainer)
+    return backend
+
+
+def _byte_level_tokenizer(texts: Sequence[str], vocab_size: int, kind: str):
+    """A byte-level BPE tokenizer trained on ``texts`` (:func:`train_byte_level_bpe`),
+    wrapped as a transformers fast tokenizer."""
+    from tokenizers import processors
+    from transformers import PreTrainedTokenizerFast
+
+    specials = _GPT2_SPECIALS if kind == "gpt2" else _LLAMA_SPECIALS
+    backend = train_byte_level_bpe(texts, vocab_size, specials, None)
     if kind == "gpt2":
         backend.post_processor = processors.ByteLevel(trim_offsets=False)
         return PreTrainedTokenizerFast(

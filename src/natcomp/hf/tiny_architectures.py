@@ -34,7 +34,7 @@ from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class
 
-from natcomp.hf.causal import build_tiny_causal_lm  # noqa: E402
+from natcomp.hf.causal import build_tiny_causal_lm, train_byte_level_bpe  # noqa: E402
 from natcomp.hf.models import SPECIAL_TOKENS, build_tiny_model, save_model, words_for_vocabulary  # noqa: E402
 from natcomp.hf.seq2seq import _train_sentencepiece, build_tiny_translation_model  # noqa: E402
 
@@ -825,33 +825,6 @@ ARCHITECTURES: Mapping[str, Architecture] = {
 # ---------------------------------------------------------------- tokenizers
 
 
-def _train_byte_bpe(texts: Sequence[str], vocab_size: int, head: Sequence[str], split: str | None):
-    """A byte-level BPE ``tokenizers.Tokenizer`` trained on ``texts``, ``head`` its first
-    ids; ``split`` a pre-tokenizing regular expression applied before the bytes (else
-    GPT-2's)."""
-    from tokenizers import Regex, Tokenizer, decoders, models, pre_tokenizers, trainers
-
-    backend = Tokenizer(models.BPE())
-    if split is None:
-        backend.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
-    else:
-        backend.pre_tokenizer = pre_tokenizers.Sequence(
-            [
-                pre_tokenizers.Split(Regex(split), behavior="isolated"),
-                pre_tokenizers.ByteLevel(add_prefix_space=False, use_regex=False),
-            ]
-        )
-    backend.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(
-        vocab_size=vocab_size,
-        special_tokens=list(head),
-        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
-        show_progress=False,
-    )
-    backend.train_from_iterator(list(texts), trainer=trainer)
-    return backend
-
-
 def _special_kwargs(spec: Architecture) -> dict:
     """The special tokens of ``spec`` as tokenizer keyword arguments (``None`` kept: a role
     the release's tokenizer does not fill, which a class default must not fill either)."""
@@ -883,7 +856,7 @@ def _byte_bpe_tokenizer(spec: Architecture, texts: Sequence[str]):
 
     import transformers
 
-    backend = _train_byte_bpe(texts, spec.vocab_size, spec.head, spec.pretokenize)
+    backend = train_byte_level_bpe(texts, spec.vocab_size, spec.head, spec.pretokenize)
     if spec.tokenizer_class == "PreTrainedTokenizerFast":
         from tokenizers import AddedToken
 
