@@ -389,6 +389,56 @@ def test_the_best_checkpoint_is_the_epoch_of_the_best_validation_bleu(databin, t
     assert f"checkpoint_best.pt is now epoch {best_bleu} (validation bleu {scores[best_bleu][1]})" in caplog.text
 
 
+def test_the_reported_best_checkpoint_is_the_best_when_patience_ran_out(databin, tmp_path, monkeypatch):
+    """Appendix E.2: stop after 10 epochs without improvement "and take the best checkpoint
+    at that point". Training goes on to the last kept epoch (the overgeneralisation curves
+    need it), so validation BLEU is scripted to peak (epoch 2), dip for longer than the
+    patience (2: it runs out at epoch 4), then rise above the peak (epoch 6): the exported
+    best checkpoint is epoch 2's, although fairseq's checkpoint_best.pt ends as epoch 6's."""
+    import torch
+    from fairseq_cli import train as fairseq_train
+
+    bleu_by_epoch = {1: 10.0, 2: 20.0, 3: 15.0, 4: 14.0, 5: 13.0, 6: 30.0, 7: 25.0}
+    monkeypatch.setattr(
+        fairseq_train, "validate", lambda cfg, trainer, task, epoch_itr, subsets: [bleu_by_epoch[epoch_itr.epoch]]
+    )
+    options = {**OPTIONS, "best-checkpoint-metric": "bleu", "maximize-best-checkpoint-metric": True, "patience": 2}
+    work = tmp_path / "w"
+    nmt.train(
+        databin / "bin",
+        work,
+        tmp_path / "best.pt",
+        tmp_path / "e.tsv",
+        [2, 6, 7],
+        {**options, "max-epoch": 7},
+        1,
+        "en",
+        "nl",
+    )
+
+    def weights(path):
+        return torch.load(path, weights_only=False)["model"]
+
+    def same(a, b):
+        return all(torch.equal(a[name], tensor) for name, tensor in b.items())
+
+    exported, epochs = weights(tmp_path / "best.pt"), {e: weights(work / f"checkpoint{e}.pt") for e in (2, 6, 7)}
+    assert same(exported, epochs[2]), "the best checkpoint when patience ran out (epoch 2) is the reported one"
+    assert same(weights(work / "checkpoint_best.pt"), epochs[6]), "fairseq's own best moved on to epoch 6"
+    assert not same(exported, epochs[6])
+
+
+def test_patience_that_never_runs_out_reports_fairseqs_best(tmp_path):
+    """Without the copy kept when patience ran out, checkpoint_best.pt is the reported one;
+    the first copy is never replaced by a later one (patience can run out again)."""
+    (tmp_path / "checkpoint_best.pt").write_bytes(b"epoch 2")
+    assert nmt.keep_best_at_patience(tmp_path, 4)
+    (tmp_path / "checkpoint_best.pt").write_bytes(b"epoch 9")
+    assert not nmt.keep_best_at_patience(tmp_path, 11)
+    assert (tmp_path / nmt.BEST_AT_PATIENCE).read_bytes() == b"epoch 2"
+    assert not nmt.keep_best_at_patience(tmp_path / "empty", 3), "no best checkpoint yet: nothing to keep"
+
+
 def test_checkpoints_load_with_torch_safe_loading(databin, tmp_path):
     """fairseq's torch.load runs with weights_only (torch's default); no global opt-out.
     Trained as the workflow trains, with validation BLEU, whose meters fairseq stores as

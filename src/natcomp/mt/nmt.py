@@ -40,6 +40,9 @@ ARGS_FINGERPRINT = "natcomp_train_args.json"
 # Written once a training has exported its outputs: a later job for the same model is a
 # forced rerun (or its outputs were deleted), which must train afresh, not resume.
 FINISHED_STAMP = "natcomp_train_finished"
+#: The best checkpoint at the epoch where patience first ran out (appendix E.2: "take the
+#: best checkpoint at that point"), kept when training goes on for the kept epochs.
+BEST_AT_PATIENCE = "checkpoint_best_at_patience.pt"
 
 
 def allow_fairseq_checkpoint_classes() -> None:
@@ -491,8 +494,11 @@ def train(
     is not part of it). Epoch checkpoints not in ``keep_epochs`` are deleted as soon
     as they are written (a paper-scale run would otherwise keep 160 of them). Early
     stopping (``patience``) is not allowed before the last requested epoch, so that every
-    requested checkpoint exists. At the end the best checkpoint is hard-linked (or copied)
-    to ``best_out`` and ``manifest_out`` lists ``epoch<TAB>path`` of the kept epoch
+    requested checkpoint exists; when patience runs out before it, the best checkpoint
+    of that moment is copied to :data:`BEST_AT_PATIENCE` and is the one exported, as the
+    paper took "the best checkpoint at that point" (a later improvement is not the
+    reported model). At the end the best checkpoint is hard-linked (or copied) to
+    ``best_out`` and ``manifest_out`` lists ``epoch<TAB>path`` of the kept epoch
     checkpoints, which :func:`export_checkpoint` exports one by one.
 
     With ``tokens_per_update`` the batch follows from the hardware (:func:`plan_batches`:
@@ -570,6 +576,9 @@ def train(
     best = workdir / "checkpoint_best.pt"
     if not best.exists():
         raise InputError(best, "fairseq finished without writing a best checkpoint")
+    if (workdir / BEST_AT_PATIENCE).exists():
+        best = workdir / BEST_AT_PATIENCE
+        log.info("exporting %s: the best checkpoint when patience ran out", best)
     missing = [e for e in keep if not (workdir / f"checkpoint{e}.pt").exists()]
     if missing:
         raise InputError(workdir, f"epoch checkpoints {missing} were not written; expected every requested epoch")
@@ -626,6 +635,21 @@ def _run_fairseq_train(
     )
 
 
+def keep_best_at_patience(save_dir: Path, epoch: int) -> bool:
+    """Copy ``checkpoint_best.pt`` to :data:`BEST_AT_PATIENCE` the first time patience runs
+    out (a later call, or a resumed training that already has the copy, keeps the first).
+    A copy, not a link: fairseq rewrites ``checkpoint_best.pt`` in place. Returns whether
+    it copied."""
+    target = save_dir / BEST_AT_PATIENCE
+    best = save_dir / "checkpoint_best.pt"
+    if target.exists() or not best.exists():
+        return False
+    with atomic_path(target) as tmp:
+        shutil.copyfile(best, tmp)
+    log.info("patience ran out at epoch %d: %s keeps the best checkpoint of that point", epoch, target.name)
+    return True
+
+
 def _train_main(cfg, keep_epochs: Sequence[int], min_epoch: int, cuda_settings: tuple[str, bool] | None) -> None:
     """fairseq-train's ``main`` with epoch-checkpoint pruning and no early stop before
     ``min_epoch``; runs in each training process (torch's CUDA settings are per process:
@@ -662,6 +686,8 @@ def _train_main(cfg, keep_epochs: Sequence[int], min_epoch: int, cuda_settings: 
         stopped_by_updates = max_update and trainer.get_num_updates() >= max_update
         if should_stop and epoch_itr.epoch < min_epoch and not stopped_by_updates:
             log.info("patience reached at epoch %d; continuing to epoch %d", epoch_itr.epoch, min_epoch)
+            if getattr(trainer, "should_save_checkpoint_on_current_rank", True):
+                keep_best_at_patience(Path(cfg_.checkpoint.save_dir), epoch_itr.epoch)
             should_stop = False
         return losses, should_stop
 
