@@ -1,0 +1,168 @@
+"""How the fine-tuning families (NonCompSST SST-7, PLANE fine-tuning, PSS FT) update a
+model: every weight (``full``) or LoRA adapters on the attention projections (``lora``),
+and which of the two ``auto`` means for a model of a given size (issue 43).
+
+Torch-free: Snakemake plans jobs and ``natcomp evaluate -n`` prints the plan with it, before
+torch or peft is imported. :mod:`natcomp.hf.lora` applies the settings to a model.
+
+*The memory arithmetic behind ``auto``* (docs/hf.md, "Large models"). Full fine-tuning with
+AdamW keeps fp32 master weights (4 bytes per parameter), their gradients (4) and the two
+AdamW moments (8): :data:`FULL_BYTES_PER_PARAMETER` = 16 bytes per parameter before any
+activation. natcomp fine-tunes in full while that takes at most
+:data:`FULL_SHARE_OF_GPU` (half) of one GPU's memory, leaving the rest for activations,
+the CUDA context and the allocator's slack: 80 GB x 0.5 / 16 = 2.5 billion parameters on an
+80 GB GPU. Above, ``auto`` is LoRA (the frozen base in the inference dtype, 2 bytes per
+parameter in bf16, the adapters and the head trained in fp32). The papers' own models
+(BERT-base, RoBERTa-large: 0.1-0.4 billion) stay far below, so their runs keep the papers'
+full fine-tuning.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from natcomp.errors import ConfigError
+
+__all__ = [
+    "ATTENTION_MODULES",
+    "FINE_TUNING_METHODS",
+    "FULL_BYTES_PER_PARAMETER",
+    "FULL_SHARE_OF_GPU",
+    "GPU_MEMORY_GB",
+    "FineTuning",
+    "full_fine_tuning_limit",
+]
+
+#: ``method`` values: ``auto`` (full up to :func:`full_fine_tuning_limit` parameters, LoRA above)
+FINE_TUNING_METHODS = ("auto", "full", "lora")
+#: fp32 weights (4 bytes) + gradients (4) + AdamW's two moments (8)
+FULL_BYTES_PER_PARAMETER = 16
+#: the share of one GPU's memory full fine-tuning's weights, gradients and optimiser state may take
+FULL_SHARE_OF_GPU = 0.5
+#: the memory of one GPU, in GB (1e9 bytes), when the config names none (an A100 or H100 80 GB)
+GPU_MEMORY_GB = 80.0
+
+#: The attention projections LoRA adapts by default, by Hugging Face ``model_type``: the
+#: abstract name (q, k, v, o, or qkv for a fused projection) -> the module-name suffix peft
+#: matches (a suffix after a dot, so ``attn.c_proj`` is GPT-2's attention output and not its
+#: MLP's ``mlp.c_proj``).
+_SEPARATE = {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "o_proj"}
+_BERT = {"q": "query", "k": "key", "v": "value", "o": "attention.output.dense"}
+ATTENTION_MODULES: dict[str, dict[str, str]] = {
+    **dict.fromkeys(("llama", "mistral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text", "olmo2"), _SEPARATE),
+    "opt": {"q": "q_proj", "k": "k_proj", "v": "v_proj", "o": "out_proj"},
+    "phi3": {"qkv": "qkv_proj", "o": "o_proj"},
+    "gpt2": {"qkv": "attn.c_attn", "o": "attn.c_proj"},
+    "gpt_neox": {"qkv": "query_key_value", "o": "attention.dense"},
+    "falcon": {"qkv": "query_key_value", "o": "self_attention.dense"},
+    **dict.fromkeys(("bert", "roberta", "xlm-roberta", "electra"), _BERT),
+    "deberta-v2": {"q": "query_proj", "k": "key_proj", "v": "value_proj", "o": "attention.output.dense"},
+    "modernbert": {"qkv": "attn.Wqkv", "o": "attn.Wo"},
+    "mpnet": {"q": "attn.q", "k": "attn.k", "v": "attn.v", "o": "attn.o"},
+}
+
+
+def full_fine_tuning_limit(gpu_memory_gb: float = GPU_MEMORY_GB) -> int:
+    """The most parameters ``auto`` fine-tunes in full on a GPU of ``gpu_memory_gb`` GB."""
+    return math.floor(gpu_memory_gb * 1e9 * FULL_SHARE_OF_GPU / FULL_BYTES_PER_PARAMETER)
+
+
+def _positive_int(value: object, key: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ConfigError(key, f"{value!r} is not a positive integer")
+    return value
+
+
+@dataclass(frozen=True)
+class FineTuning:
+    """One family's fine-tuning method and its LoRA settings.
+
+    ``rank`` (r), ``alpha`` (the scale is alpha / r) and ``dropout`` are peft's LoRA
+    settings; ``target_modules`` None adapts the attention projections of the model's
+    architecture (:data:`ATTENTION_MODULES`), or names module-name suffixes as peft takes
+    them. The classification head is always trained in full. ``gradient_checkpointing``
+    recomputes activations in the backward pass (less memory, about a third more time):
+    ``auto`` is on with LoRA (the large models) and off in full fine-tuning.
+    """
+
+    method: str = "auto"
+    rank: int = 16
+    alpha: int = 32
+    dropout: float = 0.05
+    target_modules: tuple[str, ...] | None = None
+    gradient_checkpointing: bool | str = "auto"
+
+    @classmethod
+    def from_config(cls, section: Mapping | None, key: str) -> FineTuning:
+        """Settings from a config mapping (None: the defaults); a one-line :class:`ConfigError`
+        naming ``key`` for an unknown setting or a bad value."""
+        section = dict(section or {})
+        names = [item.name for item in dataclasses.fields(cls)]
+        unknown = sorted(set(section) - set(names))
+        if unknown:
+            raise ConfigError(f"{key}.{unknown[0]}", f"unknown fine-tuning setting; known: {', '.join(names)}")
+        if section.get("method", "auto") not in FINE_TUNING_METHODS:
+            raise ConfigError(
+                f"{key}.method", f"{section['method']!r}; expected one of {', '.join(FINE_TUNING_METHODS)}"
+            )
+        for name in ("rank", "alpha"):
+            if name in section:
+                _positive_int(section[name], f"{key}.{name}")
+        dropout = section.get("dropout", cls.dropout)
+        if isinstance(dropout, bool) or not isinstance(dropout, (int, float)) or not 0 <= dropout < 1:
+            raise ConfigError(f"{key}.dropout", f"{dropout!r}; expected a number in [0, 1)")
+        targets = section.get("target_modules")
+        if targets is not None:
+            if isinstance(targets, str) or not isinstance(targets, Sequence) or not targets:
+                raise ConfigError(f"{key}.target_modules", f"{targets!r}; expected a non-empty list of module names")
+            if not all(isinstance(name, str) and name.strip() for name in targets):
+                raise ConfigError(f"{key}.target_modules", f"{list(targets)!r}; expected module names")
+            section["target_modules"] = tuple(targets)
+        checkpointing = section.get("gradient_checkpointing", "auto")
+        if checkpointing not in (True, False, "auto"):
+            raise ConfigError(f"{key}.gradient_checkpointing", f"{checkpointing!r}; expected true, false or auto")
+        return cls(**section)
+
+    def resolved(self, parameters: int | None, gpu_memory_gb: float = GPU_MEMORY_GB) -> FineTuning:
+        """``auto`` decided for a model of ``parameters`` (None: unknown, taken as small:
+        full), and ``gradient_checkpointing`` ``auto`` decided by the method."""
+        method = self.method
+        if method == "auto":
+            method = "lora" if parameters is not None and parameters > full_fine_tuning_limit(gpu_memory_gb) else "full"
+        checkpointing = self.gradient_checkpointing
+        if checkpointing == "auto":
+            checkpointing = method == "lora"
+        return dataclasses.replace(self, method=method, gradient_checkpointing=checkpointing)
+
+    def modules(self, model_type: str, key: str = "fine_tuning") -> dict[str, str]:
+        """The adapted modules: abstract name -> the suffix peft matches (the names
+        themselves when ``target_modules`` names them); a :class:`ConfigError` naming
+        ``key`` for an architecture whose projections natcomp does not know."""
+        if self.target_modules is not None:
+            return {name: name for name in self.target_modules}
+        if model_type not in ATTENTION_MODULES:
+            raise ConfigError(
+                f"{key}.target_modules",
+                f"natcomp does not know the attention projections of model type {model_type!r}; "
+                "name the modules LoRA adapts (module-name suffixes, as peft takes them)",
+            )
+        return ATTENTION_MODULES[model_type]
+
+    def describe(self, model_type: str | None = None) -> str:
+        """``full`` or, for example, ``LoRA r=16, alpha=32 on q,k,v,o`` (with ``, gradient
+        checkpointing`` when it is on); ``auto`` undecided reads ``auto``."""
+        if self.method == "auto":
+            return "auto (full up to {:.1f}B parameters, LoRA above)".format(full_fine_tuning_limit() / 1e9)
+        checkpointing = ", gradient checkpointing" if self.gradient_checkpointing is True else ""
+        if self.method == "full":
+            return f"full{checkpointing}"
+        if self.target_modules is not None:
+            on = ",".join(self.target_modules)
+        elif model_type in ATTENTION_MODULES:
+            on = ",".join(ATTENTION_MODULES[model_type])
+        else:
+            on = "the attention projections"
+        return f"LoRA r={self.rank}, alpha={self.alpha} on {on}{checkpointing}"
