@@ -890,7 +890,7 @@ def test_score_test_files_passes_the_options_on(tmp_path):
 def test_schema_choices_are_the_library_options():
     import yaml
 
-    from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT
+    from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT, S_CONJ_SPLIT
 
     schema = yaml.safe_load((RESOURCES.parent / "config" / "schema" / "mt.yaml").read_text(encoding="utf-8"))
     tests = schema["properties"]["tests"]["properties"]
@@ -898,3 +898,5 @@ def test_schema_choices_are_the_library_options():
     assert tests["keyword_matching"]["default"] == "inflected"
     assert set(tests["s_conj_missing_conjunct"]["enum"]) == set(S_CONJ_MISSING_CONJUNCT)
     assert tests["s_conj_missing_conjunct"]["default"] == "pair"
+    assert set(tests["s_conj_split"]["enum"]) == set(S_CONJ_SPLIT)
+    assert tests["s_conj_split"]["default"] == "tokens"
