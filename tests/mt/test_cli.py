@@ -577,6 +577,85 @@ def test_score_s_conj_missing_conjunct_option(tmp_path, capsys, option, consiste
     assert line in capsys.readouterr().out
 
 
+# The original code's conjunct rule (--s-conj-split original): B's short template-4 S1 (Hij en
+# zij ,) has S2 after the second en and B3's single early en the empty conjunct; C1 has no en.
+S_CONJ_ORIGINAL_TRIPLES = [
+    ["item", "template", "condition", "source_a", "source_b"],
+    ["0", "4", "s1_prime", "A", "A1"],
+    ["1", "4", "s1_prime", "B", "B1"],
+    ["2", "4", "s1_prime", "C", "C1"],
+    ["3", "4", "s3", "A", "A3"],
+    ["4", "4", "s3", "B", "B3"],
+    ["5", "4", "s3", "C", "C3"],
+]
+S_CONJ_ORIGINAL_TRANSLATIONS = {
+    "A": "De dichter en het kind zagen de koning , en de man liep .",
+    "A1": "De dichter en het kind zagen de leider , en de man liep .",
+    "A3": "De vrouw bewondert de generaal , en de man rende .",
+    "B": "Hij en zij , en de vrouw lacht .",
+    "B1": "Hij en wij , en de vrouw lacht .",
+    "B3": "De dichter en de vrouw lachen .",
+    "C": "De boer ziet de koning , en het kind slaapt .",
+    "C1": "De boer ziet de leider ; het kind slaapt .",
+    "C3": "De oom vergeet de burgemeester , en het kind slaapt .",
+}
+
+
+@pytest.mark.parametrize(
+    ("option", "consistent", "line"),
+    [
+        ([], ["1", "", "", "0", "", "1"], "s_conj, 6 items (3 scored), consistency 0.6667"),
+        (["--s-conj-split", "tokens"], ["1", "", "", "0", "", "1"], "s_conj, 6 items (3 scored), consistency 0.6667"),
+        (
+            ["--s-conj-split", "tokens", "--s-conj-missing-conjunct", "triple"],
+            ["1", "", "", "0", "", ""],
+            "s_conj, 6 items (2 scored), consistency 0.5000",
+        ),
+        (
+            ["--s-conj-split", "original"],
+            ["1", "1", "", "0", "0", "1"],
+            "s_conj, 6 items (5 scored), consistency 0.6000",
+        ),
+        # the released code's rules: C left out of both conditions (the anchor's 417/498)
+        (
+            ["--s-conj-split", "original", "--s-conj-missing-conjunct", "triple"],
+            ["1", "1", "", "0", "0", ""],
+            "s_conj, 6 items (4 scored), consistency 0.5000",
+        ),
+    ],
+)
+def test_score_s_conj_split_option(tmp_path, capsys, option, consistent, line):
+    items = _write(tmp_path / "items.tsv", S_CONJ_ORIGINAL_TRIPLES)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", S_CONJ_ORIGINAL_TRANSLATIONS)
+    argv = ["--test", "s_conj", "--items", str(items), "--translations", str(translations), *option]
+    assert main(_score(tmp_path, *argv)) == 0
+    rows = _read(tmp_path / "out" / "labels.tsv")
+    assert rows[0][-3:] == ["conjunct_a", "conjunct_b", "consistent"]
+    assert [row[-1] for row in rows[1:]] == consistent
+    assert line in capsys.readouterr().out
+    if "original" in option:
+        assert rows[2][-3:-1] == ["de vrouw lacht .", "de vrouw lacht ."]
+    if option[-2:] == ["--s-conj-missing-conjunct", "triple"] and "original" in option:
+        summary = _read(tmp_path / "out" / "summary.tsv")
+        header = summary[0]
+        by_condition = {
+            row[header.index("condition")]: (row[header.index("consistency")], row[header.index("n")])
+            for row in summary[1:]
+            if row[header.index("template")] == "4"
+        }
+        assert by_condition == {"s1_prime": ("1.0000", "2"), "s3": ("0.0000", "2")}
+
+
+def test_s_conj_split_applies_to_s_conj_only(tmp_path, capsys):
+    items = _write(tmp_path / "items.tsv", NP_VP_ITEMS)
+    translations = _translations_tsv(tmp_path / "hyp.tsv", {})
+    argv = ["--test", "np_vp", "--items", str(items), "--translations", str(translations)]
+    _assert_error(tmp_path, capsys, [*argv, "--s-conj-split", "original"], "--s-conj-split apply to --test s_conj only")
+    argv = ["--test", "s_conj", "--items", str(items), "--translations", str(translations)]
+    assert main(_score(tmp_path, *argv, "--s-conj-split", "comma")) == 2
+    assert "--s-conj-split: invalid choice 'comma' (choose from tokens, original)" in capsys.readouterr().err
+
+
 def test_existing_outputs_survive_a_failing_run(tmp_path, capsys):
     out = tmp_path / "out"
     out.mkdir()

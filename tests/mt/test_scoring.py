@@ -162,6 +162,72 @@ def test_s_conj_consistency():
     assert s_conj_consistent("De vrouw ziet de leider; het kind slaapt.", a) is None
 
 
+# The original code's rule (``rule="original"``, the anchor's get_conjunct): split the
+# space-joined tokens on " en "; when the part before the first en has fewer than 5 words,
+# S2 is everything after the second en (empty when there is none), else after the first.
+
+
+def test_second_conjunct_original_rule_on_a_template_4_first_conjunct():
+    # the en inside a template-4 S1 has 2 tokens before it, the boundary en 7 (De dichter en
+    # het kind zagen ,): both rules skip the first and split at the second
+    template_4 = "De dichter en het kind zagen , en de man liep"
+    assert second_conjunct(template_4) == second_conjunct(template_4, rule="original") == "de man liep"
+    # detokenised: the comma is still a token of its own, so the counts are the same
+    assert second_conjunct("De dichter en het kind zagen, en de man liep", rule="original") == "de man liep"
+    # a short template-4 S1 (Hij en zij ,): the boundary en has 4 tokens before it, so
+    # natcomp finds no S2; the original skips the first en blindly and takes the second
+    short = "Hij en zij , en de man liep ."
+    assert second_conjunct(short) is None
+    assert second_conjunct(short, rule="original") == "de man liep ."
+
+
+def test_second_conjunct_original_rule_gives_an_empty_conjunct_for_a_single_early_en():
+    # a single en with fewer than 5 words before it: the original takes parts[2:] of two
+    # parts, the empty conjunct, which equals every other empty conjunct
+    a, b = "De man en de vrouw lachen .", "De boer en het kind huilen."
+    assert second_conjunct(a, rule="original") == second_conjunct(b, rule="original") == ""
+    assert s_conj_consistent(a, b, rule="original") is True
+    # natcomp: no S2, not scored
+    assert second_conjunct(a) is None and second_conjunct(b) is None
+    assert s_conj_consistent(a, b) is None
+    assert s_conj_consistent(a, b, rule="tokens") is None
+    # an empty conjunct against a real one is inconsistent in the original rule
+    assert s_conj_consistent(a, "De man ziet de koning , en de vrouw lacht .", rule="original") is False
+
+
+def test_second_conjunct_original_rule_keeps_every_en_inside_s2():
+    plain = "De man ziet de koning , en de vrouw en het kind lachen en zingen ."
+    s2 = "de vrouw en het kind lachen en zingen ."
+    assert second_conjunct(plain) == second_conjunct(plain, rule="original") == s2
+    template_4 = "De dichter en het kind zien de koning , en de vrouw en de man lachen ."
+    assert second_conjunct(template_4) == second_conjunct(template_4, rule="original") == "de vrouw en de man lachen ."
+    # three early ens: natcomp takes the first en with 5 tokens before it, the original
+    # the text after the second en, whatever its position
+    early = "Hij en zij en wij zagen hem , en de man liep ."
+    assert second_conjunct(early) == "de man liep ."
+    assert second_conjunct(early, rule="original") == "wij zagen hem , en de man liep ."
+
+
+def test_second_conjunct_original_rule_not_found_and_spacing():
+    for translation in (
+        "De man ziet de koning; het kind slaapt.",
+        "De man ziet de koning en",
+        "En toen sliep hij.",
+        "",
+    ):
+        assert second_conjunct(translation, rule="original") is None, translation
+    # it works on natcomp's tokens joined by single spaces, as the original on a Moses-tokenised D- line
+    assert second_conjunct("De man ziet de koning,   en het kind slaapt.", rule="original") == "het kind slaapt ."
+    assert second_conjunct("De auto&apos;s rijden snel , en het kind slaapt .", rule="original") == "het kind slaapt ."
+
+
+def test_second_conjunct_rule_must_be_known():
+    with pytest.raises(ValueError, match="conjunct rule must be one of tokens, original, not 'comma'"):
+        second_conjunct("De man ziet de koning , en het kind slaapt .", rule="comma")
+    with pytest.raises(ValueError, match="conjunct rule must be one of"):
+        s_conj_consistent("a", "b", rule="comma")
+
+
 # --------------------------------------------------------------------------------------
 # substitutivity
 
@@ -446,6 +512,8 @@ def test_unknown_option_values_are_errors():
         score_items(items, {"a": "x", "b": "y"}, "s_conj", keyword_matching="words")
     with pytest.raises(ValueError, match="s_conj_missing_conjunct must be one of pair, triple"):
         score_items(items, {"a": "x", "b": "y"}, "s_conj", s_conj_missing_conjunct="item")
+    with pytest.raises(ValueError, match="s_conj_split must be one of tokens, original"):
+        score_items(items, {"a": "x", "b": "y"}, "s_conj", s_conj_split="comma")
 
 
 # Three S -> S CONJ S triples of template 1 (S1 with S2 "het kind slaapt" etc.): in triple A every
@@ -492,6 +560,78 @@ def test_s_conj_missing_conjunct_pair_or_triple(tmp_path, rule, expected):
     summary = summarise(labels, ["condition"])
     n = {"pair": [3, 1], "triple": [1, 1]}[rule]
     assert summary[["condition", "n"]].values.tolist() == [["s1_prime", n[0]], ["s3", n[1]]]
+
+
+# Three S -> S CONJ S triples (S1, S1', S3) to reproduce the original code's denominator.
+# A: every translation has a conjunct found by both rules; S3 changes S2.
+# B: S1 and S1' have a short template-4 S1 (Hij en zij ,): the original finds S2 after the
+#    second en, natcomp finds none; S3 has a single early en: the original's empty conjunct.
+# C: the S1' translation has no " en " at all: skipped by both rules.
+ORIGINAL_TRIPLE_ITEMS = [
+    ["item", "template", "condition", "source_a", "source_b"],
+    ["0", "4", "s1_prime", "A", "A1"],
+    ["1", "4", "s1_prime", "B", "B1"],
+    ["2", "4", "s1_prime", "C", "C1"],
+    ["3", "4", "s3", "A", "A3"],
+    ["4", "4", "s3", "B", "B3"],
+    ["5", "4", "s3", "C", "C3"],
+]
+ORIGINAL_TRIPLE_TRANSLATIONS = {
+    "A": "De dichter en het kind zagen de koning , en de man liep .",
+    "A1": "De dichter en het kind zagen de leider , en de man liep .",
+    "A3": "De vrouw bewondert de generaal , en de man rende .",
+    "B": "Hij en zij , en de vrouw lacht .",
+    "B1": "Hij en wij , en de vrouw lacht .",
+    "B3": "De dichter en de vrouw lachen .",
+    "C": "De boer ziet de koning , en het kind slaapt .",
+    "C1": "De boer ziet de leider ; het kind slaapt .",
+    "C3": "De oom vergeet de burgemeester , en het kind slaapt .",
+}
+
+
+def _original_scores(s1: list[str], s1p: list[str], s3: list[str]) -> tuple[float, float, int]:
+    """The anchor's compute_systematicity_s_conj by hand: skip a triple unless all three
+    translations contain " en "; (mean s1p_ok, mean s3_ok, scored triples)."""
+    kept = [(a, b, c) for a, b, c in zip(s1, s1p, s3) if all(" en " in t for t in (a, b, c))]
+
+    def conj(sent: str) -> str:  # the anchor's get_conjunct, found case
+        parts = sent.split(" en ")
+        return " en ".join(parts[2:] if len(parts[0].split()) < 5 else parts[1:])
+
+    s1p_ok = [conj(a) == conj(b) for a, b, _ in kept]
+    s3_ok = [conj(a) == conj(c) for a, _, c in kept]
+    return sum(s1p_ok) / len(kept), sum(s3_ok) / len(kept), len(kept)
+
+
+@pytest.mark.parametrize(
+    ("split", "missing", "expected", "n"),
+    [
+        # the original code's rules: C dropped from both conditions; B scored (S1' consistent,
+        # S3's empty conjunct inconsistent): s1p 2/2, s3 0/2
+        ("original", "triple", [True, True, pd.NA, False, False, pd.NA], [2, 2]),
+        # the original split, natcomp's pairs: C's S3 item stays
+        ("original", "pair", [True, True, pd.NA, False, False, True], [2, 3]),
+        # natcomp's split: B has no S2 in S1, so B leaves both conditions too
+        ("tokens", "triple", [True, pd.NA, pd.NA, False, pd.NA, pd.NA], [1, 1]),
+        ("tokens", "pair", [True, pd.NA, pd.NA, False, pd.NA, True], [1, 2]),
+    ],
+)
+def test_s_conj_split_and_missing_conjunct_rules(tmp_path, split, missing, expected, n):
+    items = read_items(_write(tmp_path / "items.tsv", ORIGINAL_TRIPLE_ITEMS), "s_conj")
+    labels = score_items(
+        items, ORIGINAL_TRIPLE_TRANSLATIONS, "s_conj", s_conj_split=split, s_conj_missing_conjunct=missing
+    )
+    assert labels["consistent"].tolist() == expected
+    summary = summarise(labels, ["condition"])
+    assert summary[["condition", "n"]].values.tolist() == [["s1_prime", n[0]], ["s3", n[1]]]
+    if (split, missing) == ("original", "triple"):
+        t = ORIGINAL_TRIPLE_TRANSLATIONS
+        s1p, s3, kept = _original_scores(
+            [t[k] for k in "ABC"], [t[k + "1"] for k in "ABC"], [t[k + "3"] for k in "ABC"]
+        )
+        assert (s1p, s3, kept) == (1.0, 0.0, 2)
+        assert summary["consistency"].tolist() == [s1p, s3]
+        assert labels["conjunct_b"].tolist()[4] == ""  # B3's empty conjunct, found
 
 
 def test_score_items_missing_translation_names_the_sentence(tmp_path):
@@ -703,6 +843,22 @@ def test_score_test_files_passes_the_options_on(tmp_path):
         )
         n[rule] = int(labels["consistent"].notna().sum())
     assert n == {"pair": 4, "triple": 2}
+    s_conj = _write(tmp_path / "s_conj_original.tsv", ORIGINAL_TRIPLE_ITEMS)
+    translations = _write(
+        tmp_path / "hyp_original.tsv", [header, *([s, t, "sig"] for s, t in ORIGINAL_TRIPLE_TRANSLATIONS.items())]
+    )
+    n = {}
+    for split in ("tokens", "original"):
+        labels = score_test_files(
+            {"synthetic": s_conj},
+            translations,
+            "s_conj",
+            model=model,
+            s_conj_split=split,
+            s_conj_missing_conjunct="triple",
+        )
+        n[split] = int(labels["consistent"].notna().sum())
+    assert n == {"tokens": 2, "original": 4}
 
     idioms = load_idioms(RESOURCES / "idioms.tsv")
     items = _write(
@@ -734,7 +890,7 @@ def test_score_test_files_passes_the_options_on(tmp_path):
 def test_schema_choices_are_the_library_options():
     import yaml
 
-    from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT
+    from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT, S_CONJ_SPLIT
 
     schema = yaml.safe_load((RESOURCES.parent / "config" / "schema" / "mt.yaml").read_text(encoding="utf-8"))
     tests = schema["properties"]["tests"]["properties"]
@@ -742,3 +898,5 @@ def test_schema_choices_are_the_library_options():
     assert tests["keyword_matching"]["default"] == "inflected"
     assert set(tests["s_conj_missing_conjunct"]["enum"]) == set(S_CONJ_MISSING_CONJUNCT)
     assert tests["s_conj_missing_conjunct"]["default"] == "pair"
+    assert set(tests["s_conj_split"]["enum"]) == set(S_CONJ_SPLIT)
+    assert tests["s_conj_split"]["default"] == "tokens"

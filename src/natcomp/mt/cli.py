@@ -90,7 +90,7 @@ def _add_items_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _add_score(subparsers) -> None:
-    from natcomp.mt.consistency import KEYWORD_MATCHING
+    from natcomp.mt.consistency import CONJUNCT_RULES, KEYWORD_MATCHING
 
     parser = subparsers.add_parser(
         "score",
@@ -164,6 +164,14 @@ def _add_score(subparsers) -> None:
         help="s_conj: when a translation has no second conjunct, leave unscored that 'pair' (default: the item "
         "in its own condition) or the whole 'triple' (S1, S1', S3: the items of both conditions that share "
         "S1 and S2, like the original code)",
+    )
+    parser.add_argument(
+        "--s-conj-split",
+        choices=CONJUNCT_RULES,
+        help="s_conj: how the second conjunct is found: 'tokens' (default) after the first 'en' with at least 5 "
+        "tokens before it, none when there is no such 'en'; 'original' like the original code: the tokens joined "
+        "by spaces are split on ' en ', S2 follows the second 'en' when fewer than 5 words precede the first "
+        "(an empty S2 with a single early 'en', equal to any other empty S2)",
     )
     parser.set_defaults(func=_cmd_score, output_files=("labels", "summary"))
 
@@ -245,7 +253,10 @@ def _cmd_score(args: argparse.Namespace) -> int:
             "--substring-keywords": args.substring_keywords,
             "--paraphrase-references-only": args.paraphrase_references_only,
         },
-        "s_conj": {"--s-conj-missing-conjunct": args.s_conj_missing_conjunct is not None},
+        "s_conj": {
+            "--s-conj-missing-conjunct": args.s_conj_missing_conjunct is not None,
+            "--s-conj-split": args.s_conj_split is not None,
+        },
     }
     for test, options in options_of.items():
         given = [flag for flag, present in options.items() if present]
@@ -284,6 +295,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
         keyword_matching=keyword_matching,
         paraphrase_references_only=args.paraphrase_references_only,
         s_conj_missing_conjunct=args.s_conj_missing_conjunct or "pair",
+        s_conj_split=args.s_conj_split or "tokens",
     )
     metrics = scoring.LABEL_METRICS[args.test]
     summary = scoring.summarise(labels, group_columns, metrics, overall=True)

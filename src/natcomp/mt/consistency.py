@@ -40,6 +40,40 @@ whenever S2 contains ``, en`` and the boundary comma was dropped, making an S2 t
 identically look inconsistent. The comma itself belongs to the first conjunct and never
 enters the returned text.
 
+*The original code's rule* (``second_conjunct(..., rule="original")``; the option
+``s_conj_split="original"`` of :func:`natcomp.mt.scoring.score_items`, ``natcomp mt score
+--s-conj-split original``, config ``mt.tests.s_conj_split``): ``get_conjunct`` of the
+original ``evaluate.py``. The tokens of :func:`tokens` are joined by single spaces and the
+text is split on the literal string ``" en "``: no ``" en "``, no conjunct (``None``);
+when the part before the first ``en`` has fewer than 5 words, S2 is everything after the
+*second* ``en``, else everything after the first (later ``en`` tokens stay in S2, rejoined
+with ``" en "``). The two rules differ where the first conjunct is short: with a single early
+``en`` (``De dichter en het kind slapen .``) the original's S2 is the **empty string**,
+which is *found* and equal to every other empty S2, so two such translations are
+consistent (and the item stays in the denominator, also under ``"triple"``); with two
+early ``en`` (``Hij en zij , en de man liep .``, ``Lidstaten en plaatselijke en regionale
+overheden ...``) the original blindly takes the text after the second, wherever it is,
+while the token rule finds no S2 or a later one. On a template-4 first conjunct of normal
+length (``De dichter en het kind zagen , en de man liep``) and on ``en`` inside S2 the two
+agree. *Input:* the original split the fairseq ``D-`` line, i.e. Moses-tokenised, escaped
+Dutch; for Moses-tokenised input natcomp's space-joined tokens are that line unescaped
+(re-tokenising a Moses line gives its tokens back, see :func:`tokens`; unescaping changes
+neither an ``en`` nor a word count nor the equality of two conjuncts), so the original
+mode is equivalent there. On detokenised or partly tokenised input it follows the
+tokenised line, not the raw text: ``koning, en`` counts two words before ``en`` (as on the
+``D-`` line), and Moses splits ``en/of`` into ``en / of``, which holds an ``" en "`` that
+the raw text lacks. The returned conjunct lacks the original's ``"MASK "`` prefix (shared
+by all, irrelevant to equality). A labels file writes an empty conjunct and a missing one
+alike, as an empty cell.
+
+*Which rule is the default*: natcomp's token rule. The original's empty conjunct scores a
+translation whose S2 was never located as consistent with any other such translation,
+which inflates S1' and S3 consistency (on the 4,073 real Dutch translations of
+``tests/mt/test_released_natural.py`` the rules differ on 70: 69 empty conjuncts, one
+early double ``en``). The original rule exists to reproduce the released code: the
+regression against it, and the paper config (``mt.tests.s_conj_split: original`` with
+``s_conj_missing_conjunct: triple``).
+
 **Substitutivity** (:func:`substitution_consistent`, :func:`synonym_consistent`, section 4.2
 and appendix C). The item pairs a source with the British term and the same source with
 the American term. *Consistency* is the equality of the two full translations (as token
@@ -91,9 +125,10 @@ Deviations from the original code (``evaluate.py`` of the paper's repository)
   ``het`` (``" het het "``: the shared space is consumed by the first match).
 * **Second conjunct.** The original split on ``" en "`` and, when the part before the
   first ``en`` had fewer than 5 words, took the text after the *second* ``en``; with only
-  one ``en`` that gave an empty conjunct, and all such translations compared equal. Here
-  the first ``en`` with at least 5 tokens before it is used and ``None`` is returned when
-  there is none (see the rule above). The original also dropped an item from *both*
+  one ``en`` that gave an empty conjunct, and all such translations compared equal. By
+  default the first ``en`` with at least 5 tokens before it is used and ``None`` is
+  returned when there is none; ``rule="original"`` (``s_conj_split``) restores the
+  original's split (see the rules above). The original also dropped an item from *both*
   conditions when any of its three translations (S1, S1', S3 variants) lacked ``en``;
   by default an item is a pair here, and it leaves the denominator of its own condition
   only; ``s_conj_missing_conjunct="triple"`` of :func:`natcomp.mt.scoring.score_items`
@@ -119,6 +154,9 @@ from collections.abc import Iterable, Sequence
 
 #: minimum number of tokens before the ``en`` that joins the conjuncts (see the module doc)
 MIN_FIRST_CONJUNCT = 5
+#: how :func:`second_conjunct` locates S2: natcomp's token rule (the default) or the
+#: original code's split on ``" en "`` (see the module doc)
+CONJUNCT_RULES = ("tokens", "original")
 
 _CONJUNCTION = "en"
 
@@ -235,13 +273,40 @@ def np_vp_consistent(a: str, b: str) -> bool:
 # S -> S CONJ S
 
 
-def second_conjunct(translation: str) -> str | None:
+def check_conjunct_rule(rule: str) -> str:
+    """``rule`` if it is one of :data:`CONJUNCT_RULES`, else ``ValueError``."""
+    if rule not in CONJUNCT_RULES:
+        raise ValueError(f"conjunct rule must be one of {', '.join(CONJUNCT_RULES)}, not {rule!r}")
+    return rule
+
+
+def _original_conjunct(translation: str) -> str | None:
+    """The original code's ``get_conjunct`` on the space-joined tokens (see the module doc)."""
+    text = _normalised(translation)
+    separator = f" {_CONJUNCTION} "
+    if separator not in text:
+        return None
+    parts = text.split(separator)
+    rest = parts[2:] if len(parts[0].split()) < MIN_FIRST_CONJUNCT else parts[1:]
+    return separator.join(rest)
+
+
+def second_conjunct(translation: str, rule: str = "tokens") -> str | None:
     """The translation of S2 in a translation of ``S1 , and S2``, or ``None``.
 
-    The tokens after the first token ``en`` that has at least :data:`MIN_FIRST_CONJUNCT`
-    tokens before it and at least one after it, joined by single spaces; ``None`` when
-    there is no such ``en``. See the module docstring for the reasoning.
+    ``rule="tokens"`` (the default): the tokens after the first token ``en`` that has at
+    least :data:`MIN_FIRST_CONJUNCT` tokens before it and at least one after it, joined
+    by single spaces; ``None`` when there is no such ``en``.
+
+    ``rule="original"``: the original code's rule on the tokens joined by single spaces:
+    ``None`` without the string ``" en "``; else the text is split on ``" en "`` and S2 is
+    the text after the second ``en`` when the part before the first has fewer than
+    :data:`MIN_FIRST_CONJUNCT` tokens, else after the first (later ``en`` tokens stay in S2).
+    With a single early ``en`` that is the empty string ``""``, which equals every other
+    empty conjunct. See the module docstring for both rules and the choice between them.
     """
+    if check_conjunct_rule(rule) == "original":
+        return _original_conjunct(translation)
     toks = _tokens(translation)
     for index in range(MIN_FIRST_CONJUNCT, len(toks) - 1):
         if toks[index] == _CONJUNCTION:
@@ -249,9 +314,12 @@ def second_conjunct(translation: str) -> str | None:
     return None
 
 
-def s_conj_consistent(a: str, b: str) -> bool | None:
-    """S -> S CONJ S consistency: equal second conjuncts; ``None`` if either is not found."""
-    first, second = second_conjunct(a), second_conjunct(b)
+def s_conj_consistent(a: str, b: str, rule: str = "tokens") -> bool | None:
+    """S -> S CONJ S consistency: equal second conjuncts; ``None`` if either is not found.
+
+    ``rule`` is the :func:`second_conjunct` rule (:data:`CONJUNCT_RULES`).
+    """
+    first, second = second_conjunct(a, rule), second_conjunct(b, rule)
     if first is None or second is None:
         return None
     return first == second

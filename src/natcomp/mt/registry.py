@@ -45,7 +45,7 @@ class ScoringContext:
     candidate translations; ``idiom_keywords`` an idiom (``by heart``) to its literal Dutch
     keywords. ``keyword_matching`` and ``paraphrase_references_only`` are the
     overgeneralisation options of :func:`natcomp.mt.scoring.score_items`,
-    ``s_conj_missing_conjunct`` its S -> S CONJ S option.
+    ``s_conj_missing_conjunct`` and ``s_conj_split`` its S -> S CONJ S options.
     """
 
     synonym_candidates: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -53,6 +53,7 @@ class ScoringContext:
     keyword_matching: str = "inflected"
     paraphrase_references_only: bool = False
     s_conj_missing_conjunct: str = "pair"
+    s_conj_split: str = "tokens"
 
 
 Labeller = Callable[[pd.DataFrame, Callable[[str], str], ScoringContext], pd.DataFrame]
@@ -103,9 +104,10 @@ def _label_np_vp(items: pd.DataFrame, translate, context: ScoringContext) -> pd.
 
 def _label_s_conj(items: pd.DataFrame, translate, context: ScoringContext) -> pd.DataFrame:
     out = _translate_pairs(items, translate)
-    out["conjunct_a"] = [second_conjunct(a) for a in out["translation_a"]]
-    out["conjunct_b"] = [second_conjunct(b) for b in out["translation_b"]]
-    consistent = _boolean(map(s_conj_consistent, out["translation_a"], out["translation_b"]))
+    rule = context.s_conj_split
+    out["conjunct_a"] = [second_conjunct(a, rule) for a in out["translation_a"]]
+    out["conjunct_b"] = [second_conjunct(b, rule) for b in out["translation_b"]]
+    consistent = _boolean(s_conj_consistent(a, b, rule) for a, b in zip(out["translation_a"], out["translation_b"]))
     if context.s_conj_missing_conjunct == "triple":
         consistent[~_complete_triples(out).to_numpy()] = pd.NA
     out["consistent"] = consistent
@@ -118,8 +120,10 @@ def _complete_triples(labelled: pd.DataFrame) -> pd.Series:
     An item's triple is (S1, S1', S3) with one S2: the rows that share its ``template`` and
     ``source_a`` (``S1 , and S2``), i.e. its ``s1_prime`` and ``s3`` items. The original
     code scored an item in neither condition unless the translations of all three sources
-    had a second conjunct. ``labelled`` needs the columns ``template``, ``source_a``,
-    ``conjunct_a`` and ``conjunct_b`` (NA/``None``: not found).
+    had a second conjunct (under ``s_conj_split="original"`` an empty conjunct is found:
+    the original skipped only translations without ``" en "``). ``labelled`` needs the
+    columns ``template``, ``source_a``, ``conjunct_a`` and ``conjunct_b`` (NA/``None``:
+    not found).
     """
     found = labelled["conjunct_a"].notna() & labelled["conjunct_b"].notna()
     keys = [labelled["template"], labelled["source_a"]]

@@ -35,6 +35,7 @@ import pandas as pd
 from natcomp.errors import InputError
 from natcomp.files import iter_lines
 from natcomp.mt.consistency import (
+    CONJUNCT_RULES,
     KEYWORD_MATCHING,
     MIN_FIRST_CONJUNCT,
     check_keyword_matching,
@@ -64,6 +65,7 @@ __all__ = [
     "MIN_FIRST_CONJUNCT",
     "OVERALL",
     "S_CONJ_MISSING_CONJUNCT",
+    "S_CONJ_SPLIT",
     "TESTS",
     "edit_distance",
     "inflected_forms",
@@ -104,6 +106,9 @@ SUMMARY_FLOAT_FORMAT = "%.4f"
 #: what S -> S CONJ S leaves unscored when a translation has no second conjunct: the pair
 #: (that item, in its own condition) or the triple (S1, S1', S3: both conditions, the original code)
 S_CONJ_MISSING_CONJUNCT = ("pair", "triple")
+#: how S -> S CONJ S locates the second conjunct (:func:`second_conjunct`'s ``rule``): natcomp's
+#: ``tokens`` rule (the first ``en`` with 5 tokens before it) or the ``original`` code's split on " en "
+S_CONJ_SPLIT = CONJUNCT_RULES
 
 
 # --------------------------------------------------------------------------------------
@@ -274,6 +279,7 @@ def score_items(
     keyword_matching: str = "inflected",
     paraphrase_references_only: bool = False,
     s_conj_missing_conjunct: str = "pair",
+    s_conj_split: str = "tokens",
 ) -> pd.DataFrame:
     """Label every item; returns a copy of ``items`` with translation and label columns.
 
@@ -288,7 +294,10 @@ def score_items(
       second conjunct: ``"pair"`` that item only (its own two translations); ``"triple"``
       (the original code) every item of the triple (S1, S1', S3), i.e. both conditions'
       items that share its ``template`` and ``source_a``, when any of the three
-      translations lacks it;
+      translations lacks it. ``s_conj_split`` (:data:`S_CONJ_SPLIT`) is the rule that
+      locates the conjunct (:func:`second_conjunct`): ``"tokens"`` (natcomp's) or
+      ``"original"`` (the original code's split on ``" en "``, whose empty conjunct counts
+      as found);
     * ``substitutivity``: ``translation_a``, ``translation_b``, ``synonym_a``,
       ``synonym_b``, ``consistent``, ``synonym_consistent``; the candidates of the pair
       named in ``pair`` are its ``nl_candidates`` (``synonyms`` is required);
@@ -310,6 +319,8 @@ def score_items(
             f"s_conj_missing_conjunct must be one of {', '.join(S_CONJ_MISSING_CONJUNCT)}, "
             f"not {s_conj_missing_conjunct!r}"
         )
+    if s_conj_split not in S_CONJ_SPLIT:
+        raise ValueError(f"s_conj_split must be one of {', '.join(S_CONJ_SPLIT)}, not {s_conj_split!r}")
     missing = [c for c in spec.item_columns if c not in items.columns]
     if missing:
         raise ValueError(f"items lack the column(s) {', '.join(missing)}")
@@ -323,6 +334,7 @@ def score_items(
         keyword_matching=keyword_matching,
         paraphrase_references_only=paraphrase_references_only,
         s_conj_missing_conjunct=s_conj_missing_conjunct,
+        s_conj_split=s_conj_split,
     )
 
     def translate(source: str) -> str:
@@ -355,6 +367,7 @@ def score_test_files(
     keyword_matching: str = "inflected",
     paraphrase_references_only: bool = False,
     s_conj_missing_conjunct: str = "pair",
+    s_conj_split: str = "tokens",
 ) -> pd.DataFrame:
     """Score one model's translations of one test on each of its data types.
 
@@ -388,6 +401,7 @@ def score_test_files(
             keyword_matching=keyword_matching,
             paraphrase_references_only=paraphrase_references_only,
             s_conj_missing_conjunct=s_conj_missing_conjunct,
+            s_conj_split=s_conj_split,
         )
         keys = {**model, "test": test, "data_type": data_type, "decode_signature": signature}
         frames.append(pd.concat([pd.DataFrame(keys, index=labels.index), labels], axis=1))

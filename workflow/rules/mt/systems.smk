@@ -91,6 +91,7 @@ rule mt_system_score:
         s_conj_missing_conjunct=lookup(
             dpath="mt/tests/s_conj_missing_conjunct", within=config
         ),
+        s_conj_split=lookup(dpath="mt/tests/s_conj_split", within=config),
     script:
         "../../scripts/mt/score.py"
 

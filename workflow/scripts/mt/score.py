@@ -15,6 +15,7 @@ with logged(snakemake.log[0]) as log:
         keyword_matching=params.keyword_matching,
         paraphrase_references_only=params.paraphrase_only,
         s_conj_missing_conjunct=params.s_conj_missing_conjunct,
+        s_conj_split=params.s_conj_split,
     )
     write_labels(labels, snakemake.output[0])
     test, data_types = snakemake.wildcards.test, ", ".join(params.data_types)
