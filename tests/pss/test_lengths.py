@@ -12,6 +12,8 @@ import pytest
 import yaml
 
 from natcomp import hf
+from natcomp.configcheck import check_config
+from natcomp.errors import ConfigError
 from natcomp.pss.encoders import layer_and_length_for
 from natcomp.pss.lengths import model_max_positions, read_sentence_lengths, sentence_lengths, token_counts
 
@@ -87,6 +89,39 @@ def test_model_max_positions_reads_the_tokenizer_and_the_config():
     assert model_max_positions(sentinel, roberta) == 512
     assert model_max_positions(SimpleNamespace(model_max_length=1024), SimpleNamespace(n_positions=2048)) == 1024
     assert model_max_positions(sentinel, None) is None
+
+
+def pss_schema() -> dict:
+    return yaml.safe_load((REPO / "config" / "schema" / "pss.yaml").read_text())
+
+
+@pytest.mark.parametrize(
+    ("fine_tune", "message"),
+    [
+        ({"layer": -1, "max_length": None}, None),
+        ({"max_length": 64}, None),
+        ({"layer": "last"}, "config pss.encoders.tiny_random.fine_tune.layer: 'last' is not an integer"),
+        ({"max_length": 1}, "config pss.encoders.tiny_random.fine_tune.max_length: "),
+        ({"max_lenght": 30}, "config pss.encoders.tiny_random.fine_tune.max_lenght: unknown key (did you mean"),
+    ],
+)
+def test_the_schema_checks_an_encoders_fine_tune_in_one_line(fine_tune, message):
+    section = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["pss"]
+    section["encoders"]["tiny_random"]["fine_tune"] = fine_tune
+    if message is None:
+        check_config(section, pss_schema(), "pss")
+        return
+    with pytest.raises(ConfigError) as error:
+        check_config(section, pss_schema(), "pss")
+    assert str(error.value).startswith(message) and "\n" not in str(error.value)
+
+
+def test_the_schema_takes_a_shared_fine_tune_length_or_null():
+    section = yaml.safe_load((REPO / "config" / "config.yaml").read_text())["pss"]
+    for value in (None, 32):
+        check_config({**section, "fine_tune": {**section["fine_tune"], "max_length": value}}, pss_schema(), "pss")
+    with pytest.raises(ConfigError, match="pss.fine_tune.max_length"):
+        check_config({**section, "fine_tune": {**section["fine_tune"], "max_length": "all"}}, pss_schema(), "pss")
 
 
 @pytest.mark.skipif(not (YELP / "reference.0").exists(), reason=f"real Yelp references not found at {YELP}")
