@@ -17,8 +17,10 @@ from natcomp.pss.experiment import (
     read_labelled_set,
     read_pair_set,
     score_predictions,
+    score_rows,
     write_sets,
 )
+from natcomp.pss.lengths import SentenceLengths
 from natcomp.pss.pairs import Pair, clean_pairs, prepare_sentence, read_pairs
 from natcomp.pss.tables import cleaning_summary, pss_tables
 
@@ -104,6 +106,9 @@ def test_tables_split_directions_and_carry_the_paper_figures():
                 "encoder": "m",
                 "head": "linear",
                 "mode": "fb",
+                "layer": -1,
+                "max_length": 128,
+                "cut_sentences": 0,
                 "direction": d,
                 "accuracy": 80,
                 "pss": p,
@@ -143,3 +148,20 @@ def test_cleaning_summary_counts_each_rule():
     counts = pd.DataFrame([{"file": "reference.0", "total": 9, "identical": 2, "deletion_only": 3, "kept": 4}])
     assert "9 pairs, 2 removed as identical, 3 as deletion-only, 4 kept" in cleaning_summary(counts, "neg_to_pos")
     assert Pair("a", "b").original == "a"
+
+
+def test_each_table_row_states_the_layer_and_length_its_mode_read():
+    """The paper's BERT: FB as bert-as-service embedded it (layer -2, 25 tokens, 2 sentences
+    cut), FT through the last layer with every sentence whole (issue 42.4)."""
+    pairs = PairSentences(["a", "b"], ["A", "B"], np.array([0, 1]))
+    scored = score_predictions(np.array([0, 1]), np.array([0, 1]), pairs, np.array([0, 1]), np.array([1, 0]))
+    rows = score_rows("bert_base", "linear", "fb", -2, SentenceLengths(25, 29, 2, 2000), scored)
+    rows += score_rows("bert_base", "linear", "ft", -1, SentenceLengths(29, 29, 0, 2000), scored)
+    assert all(list(row) == list(SCORE_COLUMNS) for row in rows)
+    assert list(SCORE_COLUMNS[:6]) == ["encoder", "head", "mode", "layer", "max_length", "cut_sentences"]
+    table = pss_tables(pd.DataFrame(rows, columns=list(SCORE_COLUMNS)), {"bert_base": "BERT"}, TABLE_COLUMNS)
+    reading = table["neg_to_pos"].set_index("mode")[["layer", "max_length", "cut_sentences", "paper_pss"]]
+    assert reading.loc["fb"].tolist() == [-2, 25, 2, 59.5]
+    assert reading.loc["ft"].tolist() == [-1, 29, 0, 73.7]
+    with pytest.raises(ValueError, match="mode"):
+        score_rows("bert_base", "linear", "xx", -1, SentenceLengths(29, 29, 0, 1), scored)

@@ -1,6 +1,8 @@
 """The PSS and TRE rules hand each job its encoder's own learning rate, layer and max_length, not
 the shared value: the rules' params functions called as Snakemake calls them, on a config with a
-BERT-like encoder whose rate, layer and length differ from every shared default."""
+BERT-like encoder whose rate, layer and length differ from every shared default. PSS's FT does
+not inherit FB's layer and length (issue 42.4): it reads the encoder's fine_tune overrides, else
+the last layer and the longest sentence."""
 
 from __future__ import annotations
 
@@ -32,6 +34,8 @@ def rule(tmp_path_factory):
         key: bert_like[key] for key in ("model", "pooling", "layer", "max_length")
     }
     del config["pss"]["encoders"]["minilm"]["learning_rate"]
+    # FT's own layer and length, set explicitly
+    config["pss"]["encoders"]["mpnet"]["fine_tune"] = {"layer": -3, "max_length": 40}
     for family in ("pss", "tre"):  # a decoder-only model pooled at its last real token
         config[family]["encoders"]["gpt2"] = {"model": "gpt2", "pooling": "last"}
     folder = tmp_path_factory.mktemp("wiring")
@@ -56,7 +60,7 @@ def test_pss_heads_train_at_the_encoders_own_learning_rate(rule):
 
 def test_pss_and_tre_pool_the_encoders_own_layer(rule):
     assert params(rule, "pss_embed", encoder="bert_base", pooling="mean")["encoder"]["layer"] == -2
-    assert params(rule, "pss_fine_tune", encoder="bert_base", head="dnn")["layer"] == -2
+    assert params(rule, "pss_frozen", encoder="bert_base", head="dnn")["layer"] == -2  # the FB rows state it
     assert params(rule, "tre_embed", encoder="bert_base", pooling="mean")["encoder"]["layer"] == -2
     # an encoder without a layer pools the last one
     assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["encoder"]["layer"] == -1
@@ -72,11 +76,24 @@ def test_pss_embeds_the_pairs_originals_first_then_rewrites(rule):
 def test_pss_and_tre_read_the_encoders_own_max_length(rule):
     """bert-as-service's 25 tokens for the paper's BERT; the sections' 128 for the others."""
     assert params(rule, "pss_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
-    assert params(rule, "pss_fine_tune", encoder="bert_base", head="linear")["settings"]["max_length"] == 25
+    assert params(rule, "pss_frozen", encoder="bert_base", head="linear")["max_length"] == 25
     assert params(rule, "tre_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
     assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["embed"]["max_length"] == 128
-    assert params(rule, "pss_fine_tune", encoder="minilm", head="linear")["settings"]["max_length"] == 128
+    assert params(rule, "pss_frozen", encoder="minilm", head="linear")["max_length"] == 128
     assert params(rule, "tre_embed", encoder="minilm", pooling="mean")["embed"].get("max_length", 128) == 128
+
+
+def test_pss_ft_reads_its_own_layer_and_length(rule):
+    """bert-as-service cannot fine-tune: FT of the paper's BERT does not inherit its layer -2
+    and 25 tokens; max_length None is the longest sentence, found by the FT job."""
+    for name in ("bert_base", "minilm", "gpt2"):
+        fine_tune = params(rule, "pss_fine_tune", encoder=name, head="linear")
+        assert (fine_tune["layer"], fine_tune["settings"]["max_length"]) == (-1, None), name
+    fine_tune = params(rule, "pss_fine_tune", encoder="mpnet", head="dnn")
+    assert (fine_tune["layer"], fine_tune["settings"]["max_length"]) == (-3, 40)
+    # FB of the same encoder is untouched by its fine_tune overrides
+    frozen = params(rule, "pss_frozen", encoder="mpnet", head="dnn")
+    assert (frozen["layer"], frozen["max_length"]) == (-1, 128)
 
 
 def test_a_last_token_pooled_encoder_is_embedded_and_fine_tuned_with_last_and_its_keys(rule):

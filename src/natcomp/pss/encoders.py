@@ -5,6 +5,12 @@ Light on purpose (no torch): the workflow's rule files import it while the DAG i
 Learning rates (section 3.1): "static hyperparameter configurations (learning rate=2e-5 for
 BERT and 3e-3 for others)", for both modes; :func:`learning_rate_for`.
 
+Layer and length per mode (:func:`layer_and_length_for`): FB reads an encoder's ``layer`` and
+``max_length`` (for BERT, bert-as-service's defaults: the second-to-last layer, 25 tokens, as
+the paper embedded it); FT reads the encoder's ``fine_tune`` overrides, else the model's last
+layer and a length that cuts no sentence (bert-as-service cannot fine-tune, and the paper names
+no FT setting; docs/pss_tre.md).
+
 Table 1 of Bhathena, Willis & Dass (2020), typed from the paper into resources/pss/published.tsv:
 :func:`paper_table1`, keyed by (paper encoder, head, mode); :func:`paper_figures` gives the row
 an encoder stands in for.
@@ -16,7 +22,14 @@ from functools import lru_cache
 
 from collections.abc import Mapping
 
-__all__ = ["PAPER_ENCODERS", "learning_rate_for", "paper_figures", "paper_table1"]
+__all__ = [
+    "FINE_TUNE_LAYER",
+    "PAPER_ENCODERS",
+    "layer_and_length_for",
+    "learning_rate_for",
+    "paper_figures",
+    "paper_table1",
+]
 
 
 @lru_cache(maxsize=1)
@@ -52,6 +65,37 @@ def learning_rate_for(encoder: Mapping[str, object], mode: str, shared: float) -
     if own is None:
         own = encoder.get("learning_rate")
     return float(shared if own is None else own)
+
+
+#: The layer FT pools where an encoder's ``fine_tune.layer`` does not say: the model's last,
+#: the layer its pre-training (and fine-tuning) shapes.
+FINE_TUNE_LAYER = -1
+
+
+def layer_and_length_for(
+    encoder: Mapping[str, object], mode: str, shared_max_length: int | None
+) -> tuple[int, int | None]:
+    """``(layer, max_length)`` one encoder's sentences are read with in ``mode`` (``fb`` or ``ft``).
+
+    FB: the encoder's ``layer`` (default -1) and ``max_length``, else ``shared_max_length``
+    (``embed.max_length``). FT does not inherit them: the encoder's ``fine_tune.layer``, else
+    :data:`FINE_TUNE_LAYER` (-1), and its ``fine_tune.max_length``, else ``shared_max_length``
+    (``fine_tune.max_length``); a ``max_length`` of None means "the longest sentence, capped at
+    the model's positions", found where the job runs (:func:`natcomp.pss.lengths.sentence_lengths`).
+    """
+    if mode == "fb":
+        layer, own = encoder.get("layer"), encoder.get("max_length")
+        default_layer = -1
+    elif mode == "ft":
+        settings = encoder.get("fine_tune") or {}
+        layer, own = settings.get("layer"), settings.get("max_length")
+        default_layer = FINE_TUNE_LAYER
+    else:
+        raise ValueError(f"mode must be fb or ft, not {mode!r}")
+    return (
+        int(default_layer if layer is None else layer),
+        shared_max_length if own is None else int(own),
+    )
 
 
 def paper_figures(stands_in_for: str | None, head: str, mode: str) -> dict[str, object]:

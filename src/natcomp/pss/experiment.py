@@ -22,6 +22,7 @@ from natcomp.pss.scoring import polarity_sensitivity, relative_pss
 
 __all__ = [
     "DIRECTIONS",
+    "READING_COLUMNS",
     "SCORE_COLUMNS",
     "SET_COLUMNS",
     "TABLE_COLUMNS",
@@ -33,12 +34,20 @@ __all__ = [
     "read_labelled_set",
     "read_pair_set",
     "score_predictions",
+    "score_rows",
     "set_sentences",
     "write_sets",
 ]
 
+#: How a mode reads the sentences: the layer pooled, the tokens kept per sentence (special
+#: tokens included) and how many sentences of the train, test and pair sets that limit cuts.
+READING_COLUMNS = ("layer", "max_length", "cut_sentences")
 #: Columns of one score file (encoder x head x mode), one row per pair direction.
-SCORE_COLUMNS = ("encoder", "head", "mode", "direction", "accuracy", "pss", "relative_pss", "pairs", "test_sentences")
+SCORE_COLUMNS = (
+    ("encoder", "head", "mode")
+    + READING_COLUMNS
+    + ("direction", "accuracy", "pss", "relative_pss", "pairs", "test_sentences")
+)
 #: Columns of the PSS tables: a score row and the paper's figures of the encoder it stands in for.
 TABLE_COLUMNS = SCORE_COLUMNS + ("paper_encoder", "paper_accuracy", "paper_pss", "paper_relative_pss")
 
@@ -123,6 +132,18 @@ def score_predictions(
             }
         )
     return rows
+
+
+def score_rows(
+    encoder: str, head: str, mode: str, layer: int, lengths, rows: Sequence[dict[str, object]]
+) -> list[dict[str, object]]:
+    """The rows of one score file (:data:`SCORE_COLUMNS`): ``rows`` of :func:`score_predictions`
+    with the encoder, head and mode, and how the mode read the sentences: ``layer`` and
+    ``lengths`` (:class:`natcomp.pss.lengths.SentenceLengths` of the train, test and pair sentences)."""
+    if mode not in ("fb", "ft"):
+        raise ValueError(f"mode must be fb or ft, not {mode!r}")
+    reading = {"layer": int(layer), "max_length": lengths.max_length, "cut_sentences": lengths.cut}
+    return [{"encoder": encoder, "head": head, "mode": mode, **reading, **row} for row in rows]
 
 
 def evaluate_frozen(

@@ -1,6 +1,6 @@
 # PSS family: config shortcuts, input functions and the family's final outputs.
 from natcomp.jobsize import scaled_mem_mb, scaled_runtime
-from natcomp.pss.encoders import learning_rate_for
+from natcomp.pss.encoders import layer_and_length_for, learning_rate_for
 
 PSS = config["pss"]
 PSS_ENCODERS = list(PSS["encoders"])
@@ -74,7 +74,31 @@ def pss_tiny(wildcards):
 
 
 def pss_layer(wildcards):
-    return pss_encoder(wildcards).get("layer", -1)
+    """The layer FB pools: the encoder's layer (bert_base: -2, bert-as-service's)."""
+    return pss_fb_layer_and_length(wildcards)[0]
+
+
+def pss_max_length(wildcards):
+    """The tokens FB keeps per sentence: the encoder's max_length, else embed.max_length."""
+    return pss_fb_layer_and_length(wildcards)[1]
+
+
+def pss_fb_layer_and_length(wildcards):
+    return layer_and_length_for(
+        pss_encoder(wildcards), "fb", PSS["embed"]["max_length"]
+    )
+
+
+def pss_ft_layer_and_length(wildcards):
+    """FT's own layer and length: the encoder's fine_tune overrides, else the last layer and
+    fine_tune.max_length (null: the longest sentence; natcomp.pss.encoders)."""
+    return layer_and_length_for(
+        pss_encoder(wildcards), "ft", PSS["fine_tune"].get("max_length")
+    )
+
+
+def pss_fine_tune_layer(wildcards):
+    return pss_ft_layer_and_length(wildcards)[0]
 
 
 def pss_encoder_spec(wildcards):
@@ -88,10 +112,11 @@ def pss_encoder_spec(wildcards):
 
 
 def pss_embed_settings(wildcards):
-    """The embed section, with the encoder's own max_length where it has one, and the
-    run's inference dtype."""
+    """The embed section, with FB's max_length (the encoder's own where it has one), and
+    the run's inference dtype."""
     return {
-        **with_encoder_max_length(PSS["embed"], pss_encoder(wildcards)),
+        **PSS["embed"],
+        "max_length": pss_max_length(wildcards),
         "dtype": config["dtype"],
     }
 
@@ -114,9 +139,11 @@ def pss_frozen_settings(wildcards):
 
 
 def pss_fine_tune_settings(wildcards):
-    """hf.FineTuneSettings fields; the encoder's own learning rate and max_length override the
-    shared ones (FT reads sentences as FB does)."""
-    settings = with_encoder_max_length(PSS["fine_tune"], pss_encoder(wildcards))
+    """hf.FineTuneSettings fields; the encoder's own learning rate and fine_tune.max_length
+    override the shared ones. FT does not inherit FB's max_length (bert-as-service's 25 for
+    bert_base): max_length null is the longest sentence, found by the job."""
+    settings = dict(PSS["fine_tune"])
+    settings["max_length"] = pss_ft_layer_and_length(wildcards)[1]
     settings["learning_rate"] = learning_rate_for(
         pss_encoder(wildcards), "ft", PSS["fine_tune"]["learning_rate"]
     )

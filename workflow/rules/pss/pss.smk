@@ -97,6 +97,7 @@ rule pss_frozen:
         train_set="results/pss/sets/train.tsv",
         test_set="results/pss/sets/test.tsv",
         pair_set="results/pss/sets/pairs.tsv",
+        model=pss_model_input,
     output:
         "results/pss/scores/{encoder}/{head}.fb.tsv",
     log:
@@ -110,6 +111,10 @@ rule pss_frozen:
         "../../../envs/pss.yaml"
     params:
         settings=pss_frozen_settings,
+        model=pss_model,
+        key=pss_model_key,
+        layer=pss_layer,
+        max_length=pss_max_length,
     script:
         "../../scripts/pss/frozen.py"
 
@@ -140,7 +145,7 @@ rule pss_fine_tune:
         model=pss_model,
         pooling=pss_pooling,
         normalize=pss_normalize,
-        layer=pss_layer,
+        layer=pss_fine_tune_layer,
         settings=pss_fine_tune_settings,
         key=pss_model_key,
         pooling_key=pss_pooling_key,

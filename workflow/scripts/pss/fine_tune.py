@@ -1,7 +1,19 @@
-"""FT mode: the encoder fine-tuned with a head; accuracy and PSS."""
+"""FT mode: the encoder fine-tuned with a head; accuracy and PSS.
+
+params: ``layer`` (FT's own: the encoder's ``fine_tune.layer``, else the last) and
+``settings`` (hf.FineTuneSettings fields; ``max_length`` null: the longest sentence of the
+train, test and pair sets, capped at the model's positions, natcomp.pss.lengths).
+"""
 
 from natcomp import hf
-from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_fine_tuned, read_labelled_set, read_pair_set
+from natcomp.pss.experiment import (
+    SCORE_COLUMNS,
+    evaluate_fine_tuned,
+    read_labelled_set,
+    read_pair_set,
+    score_rows,
+)
+from natcomp.pss.lengths import read_sentence_lengths
 from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
 
@@ -9,8 +21,24 @@ with logged(snakemake.log[0]) as log:
     hf.set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     train, test = read_labelled_set(snakemake.input.train_set), read_labelled_set(snakemake.input.test_set)
     pairs = read_pair_set(snakemake.input.pair_set)
-    settings = hf.FineTuneSettings.from_config(snakemake.params.settings, "pss.fine_tune")
     hf.check_model_available(snakemake.params.model, snakemake.params.key)
+    section = dict(snakemake.params.settings)
+    lengths = read_sentence_lengths(
+        snakemake.params.model,
+        train.texts + test.texts + pairs.sentences,
+        section["max_length"],
+        key=snakemake.params.key,
+    )
+    log.info(
+        "FT reads layer %d, at most %d tokens per sentence (%s): %d of %d sentences cut (longest: %d tokens)",
+        snakemake.params.layer,
+        lengths.max_length,
+        "configured" if section["max_length"] is not None else "the longest sentence, capped at the model's positions",
+        lengths.cut,
+        lengths.sentences,
+        lengths.longest,
+    )
+    settings = hf.FineTuneSettings.from_config({**section, "max_length": lengths.max_length}, "pss.fine_tune")
     rows = evaluate_fine_tuned(
         snakemake.params.model,
         snakemake.wildcards.head,
@@ -25,8 +53,8 @@ with logged(snakemake.log[0]) as log:
         pooling_key=snakemake.params.pooling_key,
         log=log,
     )
-    rows = [
-        {"encoder": snakemake.wildcards.encoder, "head": snakemake.wildcards.head, "mode": "ft", **row} for row in rows
-    ]
+    rows = score_rows(
+        snakemake.wildcards.encoder, snakemake.wildcards.head, "ft", snakemake.params.layer, lengths, rows
+    )
     write_tsv(snakemake.output[0], rows, list(SCORE_COLUMNS), float_format="%.4f")
     log.info("%s", rows)

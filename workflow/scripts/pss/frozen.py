@@ -1,10 +1,16 @@
-"""FB mode: a head trained on frozen embeddings; accuracy and PSS."""
+"""FB mode: a head trained on frozen embeddings; accuracy and PSS.
+
+params: ``settings`` (HeadSettings fields), ``model`` and ``key`` (the encoder, whose
+tokenizer counts the sentences the embeddings' length limit cut), ``layer`` and
+``max_length`` (how pss_embed read the sentences).
+"""
 
 import numpy as np
 
 from natcomp.hf import set_threads
 from natcomp.pss.classifiers import HeadSettings
-from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_frozen, read_labelled_set, read_pair_set
+from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_frozen, read_labelled_set, read_pair_set, score_rows
+from natcomp.pss.lengths import read_sentence_lengths
 from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
 
@@ -12,6 +18,20 @@ with logged(snakemake.log[0]) as log:
     set_threads(snakemake.threads)  # torch takes every core otherwise; jobs run side by side
     train, test = read_labelled_set(snakemake.input.train_set), read_labelled_set(snakemake.input.test_set)
     pairs = read_pair_set(snakemake.input.pair_set)
+    lengths = read_sentence_lengths(
+        snakemake.params.model,
+        train.texts + test.texts + pairs.sentences,
+        snakemake.params.max_length,
+        key=snakemake.params.key,
+    )
+    log.info(
+        "FB embeddings read layer %d, at most %d tokens per sentence: %d of %d sentences cut (longest: %d tokens)",
+        snakemake.params.layer,
+        lengths.max_length,
+        lengths.cut,
+        lengths.sentences,
+        lengths.longest,
+    )
     rows = evaluate_frozen(
         snakemake.wildcards.head,
         np.load(snakemake.input.train),
@@ -23,8 +43,8 @@ with logged(snakemake.log[0]) as log:
         HeadSettings(**snakemake.params.settings),
         log=log,
     )
-    rows = [
-        {"encoder": snakemake.wildcards.encoder, "head": snakemake.wildcards.head, "mode": "fb", **row} for row in rows
-    ]
+    rows = score_rows(
+        snakemake.wildcards.encoder, snakemake.wildcards.head, "fb", snakemake.params.layer, lengths, rows
+    )
     write_tsv(snakemake.output[0], rows, list(SCORE_COLUMNS), float_format="%.4f")
     log.info("%s", rows)
