@@ -38,6 +38,7 @@ __all__ = [
     "family_key",
     "full_fine_tuning_limit",
     "gpu_memory_gb",
+    "job_setting",
 ]
 
 #: ``method`` values: ``auto`` (full up to :func:`full_fine_tuning_limit` parameters, LoRA above)
@@ -219,4 +220,18 @@ def family_fine_tuning(config: Mapping, family: str, model_config: Mapping | Non
     for part in FAMILY_SECTIONS[family]:
         section = (section.get(part) if isinstance(section, Mapping) else None) or {}
     setting = section.get("fine_tuning") if isinstance(section, Mapping) else None
-    return FineTuning.from_config(setting, family_key(family)).for_model(model_config, gpu_memory_gb(config))
+    key = family_key(family)
+    resolved = FineTuning.from_config(setting, key).for_model(model_config, gpu_memory_gb(config))
+    if resolved.method == "lora" and model_config:
+        resolved.modules(str(model_config.get("model_type", "")), key)  # known projections, before any job
+    return resolved
+
+
+def job_setting(config: Mapping, family: str, model: str | None) -> dict:
+    """The ``fine_tuning`` a job of ``family`` that fine-tunes ``model`` (a name or a path)
+    gets, as a config mapping: :func:`family_fine_tuning` with the model's ``config.json``
+    where it is local or cached (:func:`natcomp.jobsize.model_config`; nothing is
+    downloaded), ``auto`` decided. Snakemake reruns a job whose setting changes."""
+    from natcomp.jobsize import model_config
+
+    return family_fine_tuning(config, family, model_config(model) if model else None).as_config()

@@ -115,10 +115,16 @@ def pss_frozen_settings(wildcards):
 
 def pss_fine_tune_settings(wildcards):
     """hf.FineTuneSettings fields; the encoder's own learning rate and max_length override the
-    shared ones (FT reads sentences as FB does)."""
+    shared ones (FT reads sentences as FB does); fine_tuning decided for the model's size.
+    """
+    from natcomp.finetuning import job_setting
+
     settings = with_encoder_max_length(PSS["fine_tune"], pss_encoder(wildcards))
     settings["learning_rate"] = learning_rate_for(
         pss_encoder(wildcards), "ft", PSS["fine_tune"]["learning_rate"]
+    )
+    settings["fine_tuning"] = stop_on_config_error(
+        job_setting, config, "pss", pss_model(wildcards)
     )
     return settings
 
