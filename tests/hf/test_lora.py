@@ -227,3 +227,10 @@ def test_peft_is_imported_only_when_lora_is_applied():
         "assert 'peft' not in sys.modules, 'peft imported'"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_the_plans_precision_sentence_names_lora_s_frozen_base():
+    note = precision.precision_note("auto", "bf16", lora=True)
+    assert note.endswith("(LoRA: the frozen base in bf16 there, the adapters and the head in fp32)")
+    assert "LoRA" not in precision.precision_note("auto", "bf16")
+    assert "LoRA" not in precision.precision_note("auto", "fp32", lora=True), "an fp32 checkpoint trains in fp32"

@@ -74,8 +74,11 @@ class AppliedFineTuning:
 
 def _inject_lora(base: torch.nn.Module, fine_tuning: FineTuning, targets: list[str], key: str) -> None:
     from peft import LoraConfig, inject_adapter_in_model
+    from transformers.pytorch_utils import Conv1D
 
     config = LoraConfig(
+        # GPT-2's projections are Conv1D, whose weight is stored transposed
+        fan_in_fan_out=any(isinstance(module, Conv1D) for module in base.modules()),
         r=fine_tuning.rank,
         lora_alpha=fine_tuning.alpha,
         lora_dropout=fine_tuning.dropout,
