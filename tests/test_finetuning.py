@@ -79,3 +79,70 @@ def test_settings_from_config():
     settings = FineTuning.from_config({"method": "lora", "rank": 4, "target_modules": ["q_proj"]}, "k")
     assert settings == FineTuning(method="lora", rank=4, target_modules=("q_proj",))
     assert FineTuning.from_config(None, "k") == FineTuning()
+
+
+def test_settings_round_trip_through_a_config_mapping():
+    settings = FineTuning(method="lora", rank=4, target_modules=("q_proj",), gradient_checkpointing=True)
+    assert settings.as_config()["target_modules"] == ["q_proj"]
+    assert FineTuning.from_config(settings.as_config(), "k") == settings
+    with pytest.raises(ConfigError, match=r"k: 'lora'; expected a mapping of fine-tuning settings"):
+        FineTuning.from_config("lora", "k")
+
+
+LLAMA_8B = {
+    "model_type": "llama",
+    "hidden_size": 4096,
+    "num_hidden_layers": 32,
+    "num_attention_heads": 32,
+    "num_key_value_heads": 8,
+    "intermediate_size": 14336,
+    "vocab_size": 128256,
+    "tie_word_embeddings": False,
+}
+BERT_BASE = {"model_type": "bert", "hidden_size": 768, "num_hidden_layers": 12, "vocab_size": 30522}
+
+
+def test_a_model_is_resolved_by_the_parameters_its_config_gives():
+    assert FineTuning().for_model(LLAMA_8B).method == "lora"
+    assert FineTuning().for_model(BERT_BASE).method == "full"
+    assert FineTuning().for_model(None).method == "full", "unknown size: a base-size model"
+    assert FineTuning().for_model(LLAMA_8B, gpu_memory_gb=200).method == "lora", "8B x 16 B > 100 GB"
+    assert FineTuning().for_model(LLAMA_8B, gpu_memory_gb=300).method == "full"
+
+
+def test_each_familys_setting_is_read_from_its_section_and_resolved_with_the_runs_gpus():
+    from natcomp.finetuning import FAMILY_SECTIONS, family_fine_tuning, family_key
+
+    assert {family: family_key(family) for family in FAMILY_SECTIONS} == {
+        "noncompsst": "noncompsst.training.fine_tuning",
+        "plane": "plane.finetune.training.fine_tuning",
+        "pss": "pss.fine_tune.fine_tuning",
+    }
+    config = {
+        "gpus": {"memory_gb": 80},
+        "noncompsst": {"training": {"fine_tuning": {"rank": 8}}},
+        "plane": {"finetune": {"training": {"fine_tuning": {"method": "full"}}}},
+        "pss": {},
+    }
+    assert family_fine_tuning(config, "noncompsst", LLAMA_8B) == FineTuning(
+        method="lora", rank=8, gradient_checkpointing=True
+    )
+    assert family_fine_tuning(config, "plane", LLAMA_8B).method == "full"
+    assert family_fine_tuning(config, "pss", LLAMA_8B).method == "lora"  # no setting: auto
+    assert family_fine_tuning(config, "pss", BERT_BASE).method == "full"
+    assert family_fine_tuning({**config, "gpus": {"memory_gb": 300}}, "pss", LLAMA_8B).method == "full"
+    with pytest.raises(ConfigError, match=r"noncompsst.training.fine_tuning.method: 'qlora'"):
+        family_fine_tuning({"noncompsst": {"training": {"fine_tuning": {"method": "qlora"}}}}, "noncompsst", None)
+
+
+def test_fine_tune_settings_take_the_setting_as_a_mapping():
+    from natcomp.hf import FineTuneSettings
+
+    section = {"epochs": 1, "batch_size": 8, "learning_rate": 1e-3, "fine_tuning": {"method": "lora", "rank": 4}}
+    settings = FineTuneSettings.from_config(section, "pss.fine_tune")
+    assert settings.fine_tuning == FineTuning(method="lora", rank=4)
+    with pytest.raises(ConfigError, match=r"pss.fine_tune.fine_tuning.rank: 0 is not a positive integer"):
+        FineTuneSettings.from_config({**section, "fine_tuning": {"rank": 0}}, "pss.fine_tune")
+    assert FineTuneSettings(epochs=1, batch_size=8, learning_rate=1e-3).fine_tuning == FineTuning(method="full")
+    with pytest.raises(ValueError, match="fine_tuning must be a natcomp.finetuning.FineTuning"):
+        FineTuneSettings(epochs=1, batch_size=8, learning_rate=1e-3, fine_tuning="lora")

@@ -183,7 +183,7 @@ def describe(error: ValidationError) -> tuple[str, str]:
         unknown = sorted(set(error.instance) - known)
         name = unknown[0]
         valid = ", ".join(sorted(known)) or "none"
-        hint = did_you_mean(name, known) or f" (valid keys here: {valid})"
+        hint = _misplaced(name) or did_you_mean(name, known) or f" (valid keys here: {valid})"
         return _join(key, name), f"unknown key{hint}"
     if error.validator == "required":
         missing = [name for name in error.validator_value if name not in error.instance]
@@ -214,6 +214,17 @@ def describe(error: ValidationError) -> tuple[str, str]:
         what = schema.get("description") or f"a string matching {error.validator_value}"
         return key, f"{value}: expected {what}"
     return key, error.message.splitlines()[0]
+
+
+def _misplaced(name: str) -> str | None:
+    """Why a key that some sections take is unknown in this one (``fine_tuning``: only the
+    fine-tuning families' training sections take it), else None."""
+    if name != "fine_tuning":
+        return None
+    from natcomp.finetuning import FAMILY_SECTIONS, family_key
+
+    places = [family_key(family).removesuffix(".fine_tuning") for family in FAMILY_SECTIONS]
+    return f": this section fine-tunes no model; fine_tuning is a setting of {', '.join(places[:-1])} and {places[-1]}"
 
 
 def _join(prefix: str, key: str) -> str:

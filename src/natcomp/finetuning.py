@@ -28,12 +28,17 @@ from natcomp.errors import ConfigError
 
 __all__ = [
     "ATTENTION_MODULES",
+    "FAMILY_SECTIONS",
     "FINE_TUNING_METHODS",
     "FULL_BYTES_PER_PARAMETER",
     "FULL_SHARE_OF_GPU",
     "GPU_MEMORY_GB",
     "FineTuning",
+    "family_fine_tuning",
+    "family_key",
     "full_fine_tuning_limit",
+    "gpu_memory_gb",
+    "job_setting",
 ]
 
 #: ``method`` values: ``auto`` (full up to :func:`full_fine_tuning_limit` parameters, LoRA above)
@@ -62,6 +67,16 @@ ATTENTION_MODULES: dict[str, dict[str, str]] = {
     "deberta-v2": {"q": "query_proj", "k": "key_proj", "v": "value_proj", "o": "attention.output.dense"},
     "modernbert": {"qkv": "attn.Wqkv", "o": "attn.Wo"},
     "mpnet": {"q": "attn.q", "k": "attn.k", "v": "attn.v", "o": "attn.o"},
+}
+
+
+#: where each fine-tuning family keeps its ``fine_tuning`` setting: the path of the section
+#: inside the family's config section (NonCompSST's SST-7 training, PLANE's fine-tuning
+#: training, PSS's FT settings)
+FAMILY_SECTIONS: dict[str, tuple[str, ...]] = {
+    "noncompsst": ("training",),
+    "plane": ("finetune", "training"),
+    "pss": ("fine_tune",),
 }
 
 
@@ -99,6 +114,8 @@ class FineTuning:
     def from_config(cls, section: Mapping | None, key: str) -> FineTuning:
         """Settings from a config mapping (None: the defaults); a one-line :class:`ConfigError`
         naming ``key`` for an unknown setting or a bad value."""
+        if section is not None and not isinstance(section, Mapping):
+            raise ConfigError(key, f"{section!r}; expected a mapping of fine-tuning settings")
         section = dict(section or {})
         names = [item.name for item in dataclasses.fields(cls)]
         unknown = sorted(set(section) - set(names))
@@ -137,6 +154,20 @@ class FineTuning:
             checkpointing = method == "lora"
         return dataclasses.replace(self, method=method, gradient_checkpointing=checkpointing)
 
+    def for_model(self, model_config: Mapping | None, gpu_memory_gb: float = GPU_MEMORY_GB) -> FineTuning:
+        """:meth:`resolved` for the model of ``model_config`` (its ``config.json`` as a mapping;
+        None: unknown), its parameters counted by :func:`natcomp.jobsize.parameter_count`."""
+        from natcomp.jobsize import parameter_count
+
+        return self.resolved(parameter_count(model_config) if model_config else None, gpu_memory_gb)
+
+    def as_config(self) -> dict:
+        """The settings as a config mapping (what :meth:`from_config` reads back)."""
+        settings = dataclasses.asdict(self)
+        if self.target_modules is not None:
+            settings["target_modules"] = list(self.target_modules)
+        return settings
+
     def modules(self, model_type: str, key: str = "fine_tuning") -> dict[str, str]:
         """The adapted modules: abstract name -> the suffix peft matches (the names
         themselves when ``target_modules`` names them); a :class:`ConfigError` naming
@@ -166,3 +197,41 @@ class FineTuning:
         else:
             on = "the attention projections"
         return f"LoRA r={self.rank}, alpha={self.alpha} on {on}{checkpointing}"
+
+
+def gpu_memory_gb(config: Mapping) -> float:
+    """The memory of one GPU in GB that a run of ``config`` (the whole config) names in
+    ``gpus.memory_gb``; :data:`GPU_MEMORY_GB` where it names none."""
+    return float((config.get("gpus") or {}).get("memory_gb", GPU_MEMORY_GB))
+
+
+def family_key(family: str) -> str:
+    """The dotted config key of ``family``'s ``fine_tuning`` setting (:data:`FAMILY_SECTIONS`)."""
+    return ".".join((family, *FAMILY_SECTIONS[family], "fine_tuning"))
+
+
+def family_fine_tuning(config: Mapping, family: str, model_config: Mapping | None) -> FineTuning:
+    """How ``family`` (a key of :data:`FAMILY_SECTIONS`) fine-tunes the model of
+    ``model_config`` (its ``config.json`` as a mapping; None: unknown, taken as small) in a
+    run of ``config`` (the whole config): its ``fine_tuning`` setting with ``auto`` decided
+    by the model's parameter count and ``gpus.memory_gb``. A bad setting is a one-line
+    :class:`ConfigError` naming its key."""
+    section: object = config.get(family) or {}
+    for part in FAMILY_SECTIONS[family]:
+        section = (section.get(part) if isinstance(section, Mapping) else None) or {}
+    setting = section.get("fine_tuning") if isinstance(section, Mapping) else None
+    key = family_key(family)
+    resolved = FineTuning.from_config(setting, key).for_model(model_config, gpu_memory_gb(config))
+    if resolved.method == "lora" and model_config:
+        resolved.modules(str(model_config.get("model_type", "")), key)  # known projections, before any job
+    return resolved
+
+
+def job_setting(config: Mapping, family: str, model: str | None) -> dict:
+    """The ``fine_tuning`` a job of ``family`` that fine-tunes ``model`` (a name or a path)
+    gets, as a config mapping: :func:`family_fine_tuning` with the model's ``config.json``
+    where it is local or cached (:func:`natcomp.jobsize.model_config`; nothing is
+    downloaded), ``auto`` decided. Snakemake reruns a job whose setting changes."""
+    from natcomp.jobsize import model_config
+
+    return family_fine_tuning(config, family, model_config(model) if model else None).as_config()

@@ -380,3 +380,44 @@ def test_the_architecture_runs_through_the_family(built, name, family, monkeypat
         assert refused.value.key.startswith(f"mt.systems.{name}"), "the refusal names the system's key"
     else:
         run()
+
+
+#: LoRA's adapted projections of each architecture (natcomp.finetuning.ATTENTION_MODULES):
+#: the last part of each adapted module's name
+LORA_TARGETS = {
+    **dict.fromkeys(
+        ("llama3", "llama3-instruct", "mistral", "qwen2.5", "qwen2.5-instruct", "gemma2", "olmo2"),
+        {"q_proj", "k_proj", "v_proj", "o_proj"},
+    ),
+    "phi3": {"qkv_proj", "o_proj"},
+    "pythia": {"query_key_value", "dense"},
+    "falcon": {"query_key_value", "dense"},
+    "opt": {"q_proj", "k_proj", "v_proj", "out_proj"},
+    "gpt2": {"c_attn", "c_proj"},
+    **dict.fromkeys(("bert", "roberta", "roberta-mnli", "electra", "xlm-roberta"), {"query", "key", "value", "dense"}),
+    "deberta-v3": {"query_proj", "key_proj", "value_proj", "dense"},
+    "modernbert": {"Wqkv", "Wo"},
+}
+
+
+@pytest.mark.parametrize("name", [name for name, spec in ARCHITECTURES.items() if spec.kind != "translation"])
+def test_lora_adapts_the_attention_projections_of_every_architecture(built, name):
+    """Issue 43: LoRA's default targets exist in every architecture the fine-tuning families
+    take, one adapter pair per projection and layer, and the adapted model trains with
+    gradient checkpointing on (a backward pass reaches every adapter)."""
+    import torch
+
+    from natcomp.finetuning import FineTuning
+    from natcomp.hf.lora import apply_fine_tuning
+
+    folder = built(name)
+    encoder = hf.load_encoder(folder)
+    apply_fine_tuning(encoder, FineTuning(method="lora", rank=2, alpha=4, gradient_checkpointing=True))
+    adapted = {key.split(".lora_")[0] for key, _ in encoder.named_parameters() if ".lora_" in key}
+    assert {key.rsplit(".", 1)[-1] for key in adapted} == LORA_TARGETS[name]
+    assert len(adapted) == len(LORA_TARGETS[name]) * encoder.config.num_hidden_layers
+    batch = hf.load_tokenizer(folder)(["the poet sees the king"], return_tensors="pt")
+    encoder.train()
+    hf.hidden_states(encoder, batch["input_ids"], batch["attention_mask"]).float().square().sum().backward()
+    gradients = [p.grad for key, p in encoder.named_parameters() if ".lora_A" in key]
+    assert gradients and all(gradient is not None and torch.isfinite(gradient).all() for gradient in gradients)

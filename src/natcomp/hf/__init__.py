@@ -81,6 +81,7 @@ from natcomp.hf.models import (  # noqa: E402
     run_dtype,
     save_model,
     set_threads,
+    training_load_dtype,
     offline_model_routes,
     shipped_model_ids,
     shipped_model_path,
@@ -177,6 +178,7 @@ __all__ = [
     "shipped_model_path",
     "single_token_id",
     "tokenize",
+    "training_load_dtype",
     "train_translation_model",
     "words_for_vocabulary",
 ]

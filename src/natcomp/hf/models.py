@@ -237,6 +237,17 @@ def run_dtype(
     return inference_dtype(requested, run_device, checkpoint_dtype(load_config(name_or_path, key)), dtype_key)
 
 
+def training_load_dtype(
+    name_or_path: str | os.PathLike, fine_tuning, run_device: torch.device, key: str = "model"
+) -> str:
+    """The dtype the model at ``name_or_path`` is loaded in to be fine-tuned with
+    ``fine_tuning`` (resolved) on ``run_device``: :func:`natcomp.hf.precision.training_dtype`
+    of its checkpoint's dtype, read from its config (no weights are read)."""
+    from natcomp.hf.precision import checkpoint_dtype, training_dtype
+
+    return training_dtype(fine_tuning, run_device, checkpoint_dtype(load_config(name_or_path, key)))
+
+
 def load_encoder(name_or_path: str | os.PathLike, key: str = "model", dtype: str = "fp32"):
     """The bare encoder of a model (``AutoModel``) with its weights in ``dtype`` (fp32 for
     training; :func:`natcomp.hf.precision.inference_dtype` for inference), in eval mode."""

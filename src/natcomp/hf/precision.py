@@ -12,7 +12,11 @@ checkpoint in that dtype unless told otherwise. natcomp always tells it:
 * **training** loads every weight in fp32 (master weights; AdamW's state follows them),
   whatever the checkpoint's dtype: pure-bf16 AdamW loses every update smaller than bf16
   can represent next to its weight. On a GPU that supports it the forward pass runs
-  under bf16 autocast (:func:`training_autocast`); on a CPU in fp32;
+  under bf16 autocast (:func:`training_autocast`); on a CPU in fp32. LoRA fine-tuning
+  (:mod:`natcomp.finetuning`) on such a GPU keeps the frozen base in the checkpoint's
+  dtype (2 bytes per parameter in bf16: what lets an 8B model train on one 80 GB GPU) and
+  only the trained parameters, the adapters and the head, in fp32 (:func:`training_dtype`);
+  on a CPU everything stays fp32;
 * **heads** natcomp puts on a model (NonCompSST's, PSS's) are fp32, and read the pooled
   states cast to fp32 (:func:`natcomp.hf.pool_states` callers do ``.float()``).
 
@@ -37,6 +41,7 @@ __all__ = [
     "inference_dtype",
     "precision_note",
     "training_autocast",
+    "training_dtype",
     "training_precision",
 ]
 
@@ -98,9 +103,27 @@ def inference_dtype(requested: str, device: torch.device, checkpoint: str, key: 
     return requested
 
 
-def training_precision(device: torch.device) -> str:
+def training_dtype(fine_tuning, device: torch.device, checkpoint: str) -> str:
+    """The dtype a model is loaded in for training with ``fine_tuning`` (a resolved
+    :class:`natcomp.finetuning.FineTuning`) on ``device``, its checkpoint saved in
+    ``checkpoint``: fp32 for full fine-tuning (master weights) and on a CPU or a GPU without
+    bf16 (no autocast there to run mixed dtypes); with LoRA on a GPU that has bf16, the
+    frozen base in the checkpoint's dtype, as inference runs it (:func:`inference_dtype`
+    ``auto``). The adapters and the head are trained in fp32 either way
+    (:func:`natcomp.hf.lora.place_for_training`)."""
+    if fine_tuning.method not in ("full", "lora"):
+        raise ValueError(f"resolve the fine-tuning method first, not {fine_tuning.method!r}")
+    if fine_tuning.method == "lora" and _bf16_on(device):
+        return inference_dtype("auto", device, checkpoint)
+    return "fp32"
+
+
+def training_precision(device: torch.device, base: str = "fp32") -> str:
     """How a training job on ``device`` computes, in words for logs and tables: fp32
-    weights always, bf16 autocast where the GPU supports it."""
+    weights (or a frozen base in ``base``, LoRA's, beside fp32 adapters and head), bf16
+    autocast where the GPU supports it."""
+    if base != "fp32":
+        return f"frozen {base} base, fp32 adapters and head, bf16 autocast"
     return "fp32 weights, bf16 autocast" if _bf16_on(device) else "fp32"
 
 
@@ -115,10 +138,11 @@ def training_autocast(device: torch.device) -> Iterator[None]:
         yield
 
 
-def precision_note(requested: str, checkpoint: str) -> str:
+def precision_note(requested: str, checkpoint: str, lora: bool = False) -> str:
     """What a run's inference and training compute in, in one sentence for the plan and the
-    profile (``requested``: the run's ``dtype``; ``checkpoint``: :func:`checkpoint_dtype`).
-    Which jobs get a GPU is the scheduler's choice, so both cases are named."""
+    profile (``requested``: the run's ``dtype``; ``checkpoint``: :func:`checkpoint_dtype`;
+    ``lora``: a family fine-tunes with LoRA, :func:`training_dtype`). Which jobs get a GPU
+    is the scheduler's choice, so both cases are named."""
     check_dtype_name(requested)
     if requested == "auto":
         gpu = "bf16 on a GPU (fp32 on one without bf16)" if checkpoint == "bf16" else f"{checkpoint} on a GPU"
@@ -129,4 +153,7 @@ def precision_note(requested: str, checkpoint: str) -> str:
         inference = (
             f"inference in {requested} on a GPU (dtype {requested}; a CPU job refuses it; a {checkpoint} checkpoint)"
         )
-    return f"{inference}; training in fp32 weights, with bf16 autocast on a GPU that has it"
+    training = "training in fp32 weights, with bf16 autocast on a GPU that has it"
+    if lora and checkpoint != "fp32":
+        training += f" (LoRA: the frozen base in {checkpoint} there, the adapters and the head in fp32)"
+    return f"{inference}; {training}"

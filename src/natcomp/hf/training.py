@@ -21,6 +21,7 @@ import numpy as np
 import torch
 
 from natcomp.errors import ConfigError
+from natcomp.finetuning import GPU_MEMORY_GB, FineTuning
 from natcomp.hf.inference import (
     TextInput,
     length_sorted_batches,
@@ -30,7 +31,7 @@ from natcomp.hf.inference import (
     tokenize,
 )
 from natcomp.hf.models import device as pick_device
-from natcomp.hf.precision import training_autocast, training_precision
+from natcomp.hf.precision import TORCH_DTYPES, training_autocast, training_precision
 
 logger = logging.getLogger(__name__)
 
@@ -165,7 +166,10 @@ class FineTuneSettings:
     ``weight_decay`` applies to weight matrices only (not to biases and LayerNorm weights).
     ``gradient_clip`` is the max global gradient norm (None: no clipping). ``select_best``
     keeps the weights of the epoch with the best validation metric (needs validation data);
-    otherwise the last epoch's weights are kept.
+    otherwise the last epoch's weights are kept. ``fine_tuning`` is how the model is
+    updated (:class:`natcomp.finetuning.FineTuning`): every weight (``full``, the default:
+    the papers' fine-tuning), LoRA adapters and the head (``lora``), or ``auto`` (decided by
+    the model's size: :meth:`for_model`, or the parameters of the model trained).
     """
 
     epochs: int
@@ -179,9 +183,12 @@ class FineTuneSettings:
     device: str = "auto"
     select_best: bool = False
     gradient_clip: float | None = 1.0
+    fine_tuning: FineTuning = FineTuning(method="full")
 
     def __post_init__(self):
         problems = training_setting_problems(self)
+        if not isinstance(self.fine_tuning, FineTuning):
+            problems.append(f"fine_tuning must be a natcomp.finetuning.FineTuning, got {self.fine_tuning!r}")
         if not 0 <= self.warmup_ratio < 1:
             problems.append(f"warmup_ratio must lie in [0, 1), got {self.warmup_ratio}")
         if self.scheduler not in SCHEDULERS:
@@ -191,29 +198,47 @@ class FineTuneSettings:
 
     @classmethod
     def from_config(cls, section: Mapping, key: str) -> FineTuneSettings:
-        """Settings from a config section (its keys are the field names); unknown or
-        missing keys and bad values raise :class:`ConfigError` naming ``key``."""
+        """Settings from a config section (its keys are the field names; ``fine_tuning`` a
+        mapping, :meth:`natcomp.finetuning.FineTuning.from_config`); unknown or missing keys
+        and bad values raise :class:`ConfigError` naming ``key``."""
         names = {item.name for item in dataclasses.fields(cls)}
         unknown = sorted(set(section) - names)
         if unknown:
             raise ConfigError(
                 key, f"unknown fine-tuning setting(s) {', '.join(unknown)}; known: {', '.join(sorted(names))}"
             )
+        section = dict(section)
+        if "fine_tuning" in section and not isinstance(section["fine_tuning"], FineTuning):
+            section["fine_tuning"] = FineTuning.from_config(section["fine_tuning"], f"{key}.fine_tuning")
         try:
             return cls(**section)
         except (TypeError, ValueError) as error:
             raise ConfigError(key, str(error)) from None
 
+    def for_model(self, name_or_path, gpu_memory_gb: float = GPU_MEMORY_GB) -> FineTuneSettings:
+        """These settings with ``fine_tuning`` ``auto`` decided for the model at
+        ``name_or_path`` by its size (its ``config.json``; :meth:`FineTuning.for_model`);
+        unchanged when the method is decided already."""
+        if self.fine_tuning.method != "auto":
+            return self
+        from natcomp.jobsize import model_config
+
+        return dataclasses.replace(
+            self, fine_tuning=self.fine_tuning.for_model(model_config(name_or_path), gpu_memory_gb)
+        )
+
 
 @dataclass
 class FineTuneResult:
-    """The fine-tuned model (weights of ``best_epoch`` loaded, eval mode) and per-epoch
-    history: dicts with ``epoch`` (1-based), ``train_loss`` (mean over examples) and
-    ``valid_metric`` (None without validation data)."""
+    """The fine-tuned model (weights of ``best_epoch`` loaded, eval mode), per-epoch
+    history (dicts with ``epoch`` (1-based), ``train_loss`` (mean over examples) and
+    ``valid_metric`` (None without validation data)) and how it was fine-tuned, in words
+    (``full``; ``LoRA r=16, alpha=32 on q,k,v,o``: :meth:`FineTuning.describe`)."""
 
     model: torch.nn.Module
     history: list[dict] = field(default_factory=list)
     best_epoch: int = 0
+    fine_tuning: str = "full"
 
 
 def accuracy(y_true: Sequence[int], y_pred: Sequence[int]) -> float:
@@ -270,6 +295,7 @@ def fine_tune_classifier(
     valid_labels: Sequence[int] | None = None,
     metric: Callable[[Sequence[int], Sequence[int]], float] = accuracy,
     log: logging.Logger | None = None,
+    fine_tuning_key: str = "fine_tuning",
 ) -> FineTuneResult:
     """Fine-tune ``model`` on texts (or ``(first, second)`` pairs) with integer labels.
 
@@ -281,8 +307,14 @@ def fine_tune_classifier(
     scored with ``metric(y_true, y_pred)`` (higher is better; default accuracy). With
     ``settings.select_best`` the weights of the best epoch (the earliest among ties) are
     restored at the end. The model is trained in place and returned in eval mode.
-    See the module docstring for the contract a custom model must fulfil.
+    ``settings.fine_tuning`` decides which weights train (:func:`natcomp.hf.lora.apply_fine_tuning`;
+    ``auto`` by the parameters of ``model``; ``fine_tuning_key`` names the setting in
+    errors); the optimiser sees only those. A model accelerate placed across several GPUs
+    (``hf_device_map``) is not moved. See the module docstring for the contract a custom
+    model must fulfil.
     """
+    from natcomp.hf.lora import apply_fine_tuning, finish_training, place_for_training
+
     from transformers import get_scheduler, set_seed
 
     log = log or logger
@@ -296,10 +328,14 @@ def fine_tune_classifier(
         raise ValueError("select_best needs validation data (valid_texts, valid_labels)")
 
     set_seed(settings.seed)
-    run_device = pick_device(settings.device)
-    # fp32 master weights whatever the checkpoint's dtype (natcomp.hf.precision)
-    model.to(run_device, dtype=torch.float32)
-    log.info("training in %s on %s", training_precision(run_device), run_device)
+    fine_tuning = settings.fine_tuning
+    if fine_tuning.method == "auto":
+        fine_tuning = fine_tuning.resolved(sum(parameter.numel() for parameter in model.parameters()))
+    applied = apply_fine_tuning(model, fine_tuning, fine_tuning_key, log)
+    # full: fp32 master weights whatever the checkpoint's dtype; LoRA: the frozen base as
+    # loaded, the adapters and the head in fp32 (natcomp.hf.precision)
+    run_device = place_for_training(model, fine_tuning.method, pick_device(settings.device))
+    log.info("training in %s on %s", training_precision(run_device, _frozen_dtype(model)), run_device)
     optimizer = torch.optim.AdamW(_parameter_groups(model, settings.weight_decay), lr=settings.learning_rate)
     steps_per_epoch = math.ceil(len(train_texts) / settings.batch_size)
     total_steps = steps_per_epoch * settings.epochs
@@ -350,5 +386,15 @@ def fine_tune_classifier(
     if settings.select_best and best_state is not None:
         model.load_state_dict(best_state)
         log.info("kept epoch %d (validation metric %.4f)", best_epoch, best_metric)
+    finish_training(model, fine_tuning.method)
     model.eval()
-    return FineTuneResult(model=model, history=copy.deepcopy(history), best_epoch=best_epoch)
+    return FineTuneResult(
+        model=model, history=copy.deepcopy(history), best_epoch=best_epoch, fine_tuning=applied.description
+    )
+
+
+def _frozen_dtype(model: torch.nn.Module) -> str:
+    """The dtype of the weights that are not trained (fp32 when every weight is)."""
+    names = {dtype: name for name, dtype in TORCH_DTYPES.items()}
+    frozen = next((parameter.dtype for parameter in model.parameters() if not parameter.requires_grad), torch.float32)
+    return names.get(frozen, "fp32")

@@ -75,11 +75,14 @@ class SentimentHeadClassifier(torch.nn.Module):
         return out
 
 
-def load_sentiment_head_classifier(name_or_path: str, num_labels: int = 7, *, seed: int, key: str = "model"):
+def load_sentiment_head_classifier(
+    name_or_path: str, num_labels: int = 7, *, seed: int, key: str = "model", dtype: str = "fp32"
+):
     """The bare model of ``name_or_path`` (``AutoModel``: any checkpoint head, a causal LM's
-    language-model head included, left out) with a new head initialised from ``seed``."""
+    language-model head included, left out) in ``dtype`` (:func:`natcomp.hf.training_load_dtype`)
+    with a new fp32 head initialised from ``seed``."""
     from transformers import set_seed
 
-    encoder = hf.load_encoder(name_or_path, key)
+    encoder = hf.load_encoder(name_or_path, key, dtype=dtype)
     set_seed(seed)
     return SentimentHeadClassifier(encoder, num_labels)

@@ -52,6 +52,8 @@ class SeedResult:
     history: list[dict]
     stimulus_predictions: list[int]
     seconds: float
+    #: how the model was fine-tuned, in words (``full``, ``LoRA r=16, alpha=32 on q,k,v,o``)
+    fine_tuning: str = "full"
 
 
 def train_and_predict(
@@ -63,12 +65,16 @@ def train_and_predict(
     logger: logging.Logger = log,
 ) -> SeedResult:
     """Fine-tune ``model`` on ``sst7["train"]`` (best epoch on ``sst7["validation"]``), score the
-    test set, predict the ``stimuli`` (texts as the model sees them: see the module documentation)."""
+    test set, predict the ``stimuli`` (texts as the model sees them: see the module documentation).
+    ``settings.fine_tuning`` ``auto`` is decided by the model's size (:meth:`natcomp.hf.FineTuneSettings.for_model`)."""
+    from natcomp.finetuning import family_key
     from natcomp.noncompsst.head import load_sentiment_head_classifier
 
     started = time.perf_counter()
+    settings = settings.for_model(model)
     tokenizer = hf.load_tokenizer(model)
-    classifier = load_sentiment_head_classifier(model, 7, seed=settings.seed)
+    dtype = hf.training_load_dtype(model, settings.fine_tuning, hf.device(settings.device))
+    classifier = load_sentiment_head_classifier(model, 7, seed=settings.seed, dtype=dtype)
     train_texts, train_labels = zip(*sst7["train"])
     valid_texts, valid_labels = zip(*sst7["validation"])
     result = hf.fine_tune_classifier(
@@ -80,6 +86,7 @@ def train_and_predict(
         valid_texts=list(valid_texts),
         valid_labels=list(valid_labels),
         log=logger,
+        fine_tuning_key=family_key("noncompsst"),
     )
     test_texts, test_labels = zip(*sst7["test"])
     options = {
@@ -103,4 +110,5 @@ def train_and_predict(
         result.history,
         [int(p) for p in stimulus_pred],
         time.perf_counter() - started,
+        fine_tuning=result.fine_tuning,
     )

@@ -443,10 +443,15 @@ def model_training(section: Mapping, location: str) -> dict:
 def fine_tune_settings(training: Mapping, seed: int):
     """The ``training`` section as :class:`natcomp.hf.FineTuneSettings` for one seed: the
     best epoch on validation kept; gradient clipping (in neither the paper nor the released
-    code) only where ``gradient_clip`` is set."""
+    code) only where ``gradient_clip`` is set; ``fine_tuning`` as the section says it
+    (the workflow resolves ``auto`` per model: :func:`natcomp.finetuning.family_fine_tuning`),
+    full where it says nothing (the paper's)."""
     from natcomp import hf
+    from natcomp.finetuning import FineTuning, family_key
 
     chosen = {"gradient_clip": None, **{k: training[k] for k in _SETTINGS_KEYS if k in training}}
+    if "fine_tuning" in training:
+        chosen["fine_tuning"] = FineTuning.from_config(training["fine_tuning"], family_key("noncompsst"))
     return hf.FineTuneSettings(**chosen, seed=seed, select_best=True)
 
 
@@ -492,6 +497,7 @@ def run_training(
                 "sst7_test_macro_f1": result.test_f1,
                 "best_epoch": result.best_epoch,
                 "stimulus_tokenizer": tokenizer.name,
+                "fine_tuning": result.fine_tuning,
                 "history": result.history,
                 "seconds": result.seconds,
             },

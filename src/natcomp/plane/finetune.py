@@ -32,13 +32,24 @@ def fine_tune_and_test(
 ) -> tuple[pd.DataFrame, object]:
     """Fine-tune a fresh 2-label classifier from ``model_name`` on ``train`` (columns
     sentence, label) and predict each test set. Returns predictions (test_set, class, it,
-    adj, noun, hyp, sentence, gold, predicted) and the fine-tuning result."""
+    adj, noun, hyp, sentence, gold, predicted) and the fine-tuning result (its ``fine_tuning``:
+    the method in words). ``settings.fine_tuning`` ``auto`` is decided by the model's size."""
+    from natcomp.finetuning import family_key
+
     key = "plane.finetune.model"
     hf.check_model_available(model_name, key)
+    settings = settings.for_model(model_name)
     tokenizer = hf.load_tokenizer(model_name, key)
-    model = hf.load_sequence_classifier(model_name, num_labels=2, seed=settings.seed, key=key)
+    dtype = hf.training_load_dtype(model_name, settings.fine_tuning, hf.device(settings.device), key)
+    model = hf.load_sequence_classifier(model_name, num_labels=2, seed=settings.seed, key=key, dtype=dtype)
     result = hf.fine_tune_classifier(
-        model, tokenizer, list(train["sentence"]), train["label"].astype(int).tolist(), settings=settings, log=log
+        model,
+        tokenizer,
+        list(train["sentence"]),
+        train["label"].astype(int).tolist(),
+        settings=settings,
+        log=log,
+        fine_tuning_key=family_key("plane"),
     )
     frames = []
     for name, test in tests.items():

@@ -1,6 +1,6 @@
 """``natcomp evaluate`` and ``natcomp compare``: the top-level commands of the profile.
 
-``natcomp evaluate --model NAME_OR_PATH [--name N] [--families F ...] [--chat-template] [--configfile BASE] [-n] [-- SNAKEMAKE_OPTIONS]``
+``natcomp evaluate --model NAME_OR_PATH [--name N] [--families F ...] [--chat-template] [--dtype D] [--fine-tuning M] [--configfile BASE] [-n] [-- SNAKEMAKE_OPTIONS]``
     Check every option, decide from the model's config which families it fits and print
     the plan (a causal LM's prompts go through its chat template only with
     ``--chat-template`` or ``chat_template: on`` in the base config); write the run's config into ``runs/<name>/`` and run the workflow there,
@@ -39,6 +39,7 @@ def add_subcommands(subparsers) -> None:
 
 def _add_evaluate(subparsers) -> None:
     from natcomp.configcheck import DTYPES
+    from natcomp.finetuning import FINE_TUNING_METHODS, full_fine_tuning_limit
     from natcomp.profile.fit import FAMILIES
 
     parser = subparsers.add_parser(
@@ -72,6 +73,14 @@ def _add_evaluate(subparsers) -> None:
         choices=DTYPES,
         help="the dtype of inference (default: the base config's dtype, auto: the checkpoint's on a GPU, fp32 on a "
         "CPU; fp16 and bf16 only on a GPU); training always keeps fp32 weights",
+    )
+    parser.add_argument(
+        "--fine-tuning",
+        choices=FINE_TUNING_METHODS,
+        help="how NonCompSST, PLANE and PSS fine-tune the model: full (every weight), lora (LoRA adapters on the "
+        "attention projections, the head in full) or auto (full up to "
+        f"{full_fine_tuning_limit() / 1e9:.1f}B parameters on an 80 GB GPU, LoRA above; gpus.memory_gb); default: "
+        "the base config's fine_tuning settings",
     )
     parser.add_argument(
         "--chat-template",
@@ -131,6 +140,7 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         name=args.name,
         families=args.families,
         dtype=args.dtype,
+        fine_tuning=args.fine_tuning,
         configfile=args.configfile,
         directory=args.directory,
         cores=args.cores,
@@ -180,10 +190,12 @@ def plan_run(
     mt_system: Mapping[str, object] | None = None,
     dtype: str | None = None,
     chat_template: bool = False,
+    fine_tuning: str | None = None,
 ) -> RunPlan:
     """Everything :func:`evaluate_model` checks and decides before it writes a file or starts a job.
     ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too;
-    ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template."""
+    ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template;
+    ``fine_tuning`` (``--fine-tuning``; None: the base config's) the method of every fine-tuning family."""
     from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
     from natcomp.profile import fit, runconfig
 
@@ -224,8 +236,15 @@ def plan_run(
     if dtype is not None:
         base = {**base, "dtype": check_dtype_name(dtype, "--dtype")}
         mt_system = {**(mt_system or {}), "precision": dtype}
+    if fine_tuning is not None:
+        base = runconfig.with_fine_tuning(
+            base, fine_tuning, chosen, "the model fits" if families is None else "--families runs"
+        )
+    # how each fine-tuning family trains this model: decided now, as its jobs will (natcomp.finetuning)
+    tuned = fit.fine_tuning_plan(base, chosen, model_config)
     requested = check_dtype_name(base.get("dtype", "auto"), f"{base_path}: dtype")
-    precision = precision_note(requested, checkpoint_dtype(model_config))
+    lora = any(text.startswith("LoRA") for text in tuned.values())
+    precision = precision_note(requested, checkpoint_dtype(model_config), lora)
     # whether MT and PLANE prompting apply the chat template: only when asked (fit.chat_templates)
     chat = fit.chat_templates(kinds, base, mt_system, chosen)
     scale = runconfig.scale_of(base, base_path)
@@ -242,12 +261,14 @@ def plan_run(
     }
     if chat:
         record["chat_template"] = chat  # family -> applied, for the profile
+    if tuned:
+        record["fine_tuning"] = tuned  # family -> the method in words, for the profile
     return RunPlan(
         name=name,
         base_path=Path(base_path),
         scale=scale,
         description=f"{model} is {kinds.describe(any(chat.values()))}",
-        rows=[row for row in fit.plan(kinds, base, mt_system, chat) if row.family in chosen],
+        rows=[row for row in fit.plan(kinds, base, mt_system, chat, tuned) if row.family in chosen],
         config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
         record=record,
         targets=runconfig.profile_targets(chosen, kinds),
@@ -268,6 +289,7 @@ def evaluate_model(
     chat_template: bool = False,
     command: str = "evaluate",
     dtype: str | None = None,
+    fine_tuning: str | None = None,
 ) -> int:
     """Plan, configure and run one model's evaluation; write its profile after a real run.
 
@@ -289,11 +311,14 @@ def evaluate_model(
         mt_system=mt_system,
         chat_template=chat_template,
         dtype=dtype,
+        fine_tuning=fine_tuning,
     )
     check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
     print(f"{prog}: {plan.description}; {plan.scale} scale; the plan:", file=sys.stderr)
     print(fit.format_plan(plan.rows), file=sys.stderr)
     print(f"{prog}: precision: {plan.record['precision']}", file=sys.stderr)
+    if plan.record.get("fine_tuning"):
+        print(f"{prog}: fine-tuning: {fit.fine_tuning_text(plan.record['fine_tuning'])}", file=sys.stderr)
     directory = Path(directory or Path("runs") / plan.name)
     note = f"{prog}: the base config {plan.base_path} with {plan.name} as the only model"
     extra = [argument for argument in snakemake_args if argument != "--"]
@@ -380,7 +405,13 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         f"Compositionality profile of {record['name']} ({record['model']}, {record['scale']} scale"
         f"{', ' + chat if chat else ''})"
     )
-    return write_profile(profile, Path(directory) / "results", title, precision=record.get("precision"))
+    return write_profile(
+        profile,
+        Path(directory) / "results",
+        title,
+        precision=record.get("precision"),
+        fine_tuning=fit.fine_tuning_text(record.get("fine_tuning")),
+    )
 
 
 def _add_compare(subparsers) -> None:

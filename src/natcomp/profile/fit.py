@@ -37,6 +37,8 @@ __all__ = [
     "PlanRow",
     "chat_template_text",
     "chat_templates",
+    "fine_tuning_plan",
+    "fine_tuning_text",
     "fitting_families",
     "format_plan",
     "model_kinds",
@@ -257,17 +259,51 @@ def chat_template_text(applied: Mapping[str, bool] | None) -> str:
     return f"chat template applied in {', '.join(on)}, not in {', '.join(off)}"
 
 
+#: the fine-tuning families in the plan and on the profile page
+FINE_TUNING_NAMES = {"noncompsst": "NonCompSST", "plane": "PLANE", "pss": "PSS FT"}
+
+
+def fine_tuning_plan(config: Mapping, families: Sequence[str], model_config: Mapping | None) -> dict[str, str]:
+    """How each fine-tuning family among ``families`` trains the model of ``model_config``
+    in a run of ``config``, in words (``full``, ``LoRA r=16, alpha=32 on q,k,v,o, gradient
+    checkpointing``): :func:`natcomp.finetuning.family_fine_tuning`, decided as the jobs
+    decide it."""
+    from natcomp.finetuning import FAMILY_SECTIONS, family_fine_tuning
+
+    model_type = str((model_config or {}).get("model_type", ""))
+    return {
+        family: family_fine_tuning(config, family, model_config).describe(model_type)
+        for family in families
+        if family in FAMILY_SECTIONS
+    }
+
+
+def fine_tuning_text(described: Mapping[str, str] | None) -> str:
+    """:func:`fine_tuning_plan` in one phrase for the profile page: the method, and the
+    families it applies to ('' for a run without a fine-tuning family)."""
+    if not described:
+        return ""
+    names = [FINE_TUNING_NAMES.get(family, family) for family in described]
+    methods = list(dict.fromkeys(described.values()))
+    if len(methods) == 1:
+        return f"{methods[0]} ({', '.join(names)})"
+    return "; ".join(f"{FINE_TUNING_NAMES.get(family, family)} {method}" for family, method in described.items())
+
+
 def plan(
     kinds: ModelKinds,
     config: Mapping | None = None,
     mt_system: Mapping | None = None,
     chat: Mapping[str, bool] | None = None,
+    fine_tuning: Mapping[str, str] | None = None,
 ) -> list[PlanRow]:
     """What each family the model fits will run (``config``: the base config, for counts;
     ``mt_system``: the model's ``mt.systems`` entry, for a causal LM's prompt; ``chat``:
-    :func:`chat_templates`, computed from them when not given)."""
+    :func:`chat_templates`, computed from them when not given; ``fine_tuning``:
+    :func:`fine_tuning_plan`, the method each fine-tuning family names)."""
     config = config or {}
     chat = chat_templates(kinds, config, mt_system) if chat is None else chat
+    tuned = {family: f", {method}" for family, method in (fine_tuning or {}).items()}
     rows = []
     if kinds.translation:
         rows.append(
@@ -286,15 +322,25 @@ def plan(
     seed_note = f", {len(seeds)} seed(s)" if isinstance(seeds, list) else ""
     if kinds.encoder:
         rows.append(
-            PlanRow("noncompsst", "encoder", f"SST-7 fine-tuning{seed_note}; r with MAXABS, F1 on the top phrases")
+            PlanRow(
+                "noncompsst",
+                "encoder",
+                f"SST-7 fine-tuning{seed_note}{tuned.get('noncompsst', '')}; r with MAXABS, F1 on the top phrases",
+            )
         )
-        rows.append(PlanRow("plane", "encoder", "fine-tuning on the GOoD and One-IT splits (accuracy)"))
+        rows.append(
+            PlanRow("plane", "encoder", f"fine-tuning on the GOoD and One-IT splits (accuracy){tuned.get('plane', '')}")
+        )
         if kinds.masked_lm:
             rows.append(PlanRow("plane", "masked LM", "two-shot prompting (F1 per template x verbaliser)"))
         if kinds.nli:
             rows.append(PlanRow("plane", "NLI classifier", "NLI transfer (F1 per adjective class)"))
         rows.append(
-            PlanRow("pss", "encoder", "PSS and relative PSS, linear and DNN heads, frozen (FB) and fine-tuned (FT)")
+            PlanRow(
+                "pss",
+                "encoder",
+                f"PSS and relative PSS, linear and DNN heads, frozen (FB) and fine-tuned (FT{tuned.get('pss', '')})",
+            )
         )
         rows.append(PlanRow("tre", "encoder", "TRE on SST trees: Spearman rho with WNS, and with TI as baseline"))
     if kinds.causal:
@@ -303,13 +349,14 @@ def plan(
             PlanRow(
                 "noncompsst",
                 role,
-                f"SST-7 fine-tuning{seed_note}, the released head on the last real token; "
+                f"SST-7 fine-tuning{seed_note}{tuned.get('noncompsst', '')}, the released head on the last real token; "
                 "r with MAXABS, F1 on the top phrases",
             ),
             PlanRow(
                 "plane",
                 role,
-                "fine-tuning with transformers' sequence-classification head on the GOoD and One-IT splits (accuracy)",
+                "fine-tuning with transformers' sequence-classification head on the GOoD and One-IT splits "
+                f"(accuracy){tuned.get('plane', '')}",
             ),
             PlanRow(
                 "plane",
@@ -320,7 +367,8 @@ def plan(
             PlanRow(
                 "pss",
                 role,
-                "PSS and relative PSS, linear and DNN heads, frozen (FB) and fine-tuned (FT), mean of the real tokens",
+                f"PSS and relative PSS, linear and DNN heads, frozen (FB) and fine-tuned (FT{tuned.get('pss', '')}), "
+                "mean of the real tokens",
             ),
             PlanRow("tre", role, "TRE on SST trees (mean of the real tokens): Spearman rho with WNS, TI as baseline"),
         ]

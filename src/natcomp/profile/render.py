@@ -392,8 +392,10 @@ def profile_page(
     tsv_name: str | None = None,
     tsv_data: bytes | None = None,
     precision: str | None = None,
+    fine_tuning: str | None = None,
 ) -> str:
-    """``profile.html``: the demo caveat once (demo scale), then per family its two lines,
+    """``profile.html``: the demo caveat once (demo scale), the run's precision and
+    fine-tuning method where given, then per family its two lines,
     its rows and its figure (a PNG embedded as a data URI: the page is one file a user can
     open or mail, like summary.html). No JavaScript."""
     records = _records(profile)
@@ -405,6 +407,8 @@ def profile_page(
         parts.append(f"<p class=settings>Scale: {html.escape(', '.join(scales))}.</p>")
     if precision:
         parts.append(f"<p class=settings>Precision: {html.escape(precision)}.</p>")
+    if fine_tuning:
+        parts.append(f"<p class=settings>Fine-tuning: {html.escape(fine_tuning)}.</p>")
     parts.append(
         "<p>Per family: what is measured and which direction is more compositional, then one row per measure and "
         "setting: the value with its standard deviation over the repetitions named in brackets, the baseline in the "
@@ -445,17 +449,25 @@ def profile_page(
 
 
 def write_profile(
-    profile: pd.DataFrame, results: str | Path, title: str, *, precision: str | None = None
+    profile: pd.DataFrame,
+    results: str | Path,
+    title: str,
+    *,
+    precision: str | None = None,
+    fine_tuning: str | None = None,
 ) -> tuple[Path, Path]:
     """``results/profile.tsv`` and ``results/profile.html`` (each written atomically);
-    ``precision`` says on the page what inference and training computed in."""
+    ``precision`` says on the page what inference and training computed in, ``fine_tuning``
+    how the fine-tuning families trained the model (:func:`natcomp.profile.fit.fine_tuning_text`)."""
     from natcomp.profile.table import PROFILE_COLUMNS
 
     tsv = Path(results) / "profile.tsv"
     html_path = Path(results) / "profile.html"
     # %.6g: a p-value of 3e-05 stays 3e-05 (%.4f would print 0.0000)
     write_tsv(tsv, profile, list(PROFILE_COLUMNS), float_format="%.6g")
-    page = profile_page(profile, title, tsv_name=tsv.name, tsv_data=tsv.read_bytes(), precision=precision)
+    page = profile_page(
+        profile, title, tsv_name=tsv.name, tsv_data=tsv.read_bytes(), precision=precision, fine_tuning=fine_tuning
+    )
     with atomic_open(html_path) as out:
         out.write(page)
     return tsv, html_path

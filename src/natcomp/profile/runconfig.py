@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from natcomp.errors import ConfigError
+from natcomp.errors import ConfigError, OptionError
 from natcomp.files import atomic_open
 from natcomp.profile.fit import FAMILIES, ModelKinds
 
@@ -182,6 +182,34 @@ def profile_config(
         elif family == "tre":
             section["encoders"] = {name: _encoder_entry(section, model, {"pooling": "mean"})}
         config[family] = section
+    return config
+
+
+def with_fine_tuning(base: Mapping, method: str, families: Sequence[str], why: str = "--families runs") -> dict:
+    """``base`` with ``method`` (``natcomp evaluate --fine-tuning``) as the fine-tuning method
+    of every fine-tuning family among ``families`` (their other LoRA settings kept); an
+    :class:`OptionError` naming ``--fine-tuning`` when none of them fine-tunes (``why``: who
+    chose the families, for the message)."""
+    from natcomp.finetuning import FAMILY_SECTIONS, FINE_TUNING_METHODS
+
+    if method not in FINE_TUNING_METHODS:
+        raise OptionError("--fine-tuning", f"{method!r}; expected one of {', '.join(FINE_TUNING_METHODS)}")
+    tuned = [family for family in families if family in FAMILY_SECTIONS]
+    if not tuned:
+        raise OptionError(
+            "--fine-tuning",
+            f"is for the families that fine-tune the model (noncompsst, plane, pss), and {why} none of them "
+            f"({', '.join(families) or 'none'})",
+        )
+    config = dict(base)
+    for family in tuned:
+        if not isinstance(config.get(family), Mapping):
+            continue  # profile_config names the missing section
+        section = config[family] = dict(config[family])
+        for part in FAMILY_SECTIONS[family]:
+            section[part] = dict(section.get(part) or {})
+            section = section[part]
+        section["fine_tuning"] = {**(section.get("fine_tuning") or {}), "method": method}
     return config
 
 

@@ -203,12 +203,17 @@ def fine_tune_encoder(
     ``settings`` is a :class:`natcomp.hf.FineTuneSettings`; the head's initial weights are
     seeded with ``settings.seed``. ``key`` and ``pooling_key`` name the model and the pooling
     in errors: ``cls`` pooling of a decoder-only model is a :class:`ConfigError` before any
-    training (its first token's state has seen only that token).
+    training (its first token's state has seen only that token). ``settings.fine_tuning``
+    ``auto`` is decided by the model's size; the method is logged.
     """
     from natcomp import hf
+    from natcomp.finetuning import family_key
 
     hf.check_model_available(model, key)
-    encoder = hf.load_encoder(model, key)
+    settings = settings.for_model(model)
+    encoder = hf.load_encoder(
+        model, key, dtype=hf.training_load_dtype(model, settings.fine_tuning, hf.device(settings.device), key)
+    )
     hf.check_pooling(encoder, pooling, model, pooling_key)
     tokenizer = hf.load_tokenizer(model, key)
     torch.manual_seed(settings.seed)
@@ -221,7 +226,15 @@ def fine_tune_encoder(
         layer,
         special_ids=tokenizer.all_special_ids,
     )
-    result = hf.fine_tune_classifier(classifier, tokenizer, list(texts), list(labels), settings=settings, log=log)
+    result = hf.fine_tune_classifier(
+        classifier,
+        tokenizer,
+        list(texts),
+        list(labels),
+        settings=settings,
+        log=log,
+        fine_tuning_key=family_key("pss"),
+    )
     return result.model, tokenizer
 
 

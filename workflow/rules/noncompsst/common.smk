@@ -111,9 +111,17 @@ def noncompsst_model_location(wildcards):
 
 
 def noncompsst_model_training(wildcards):
+    """The model's training settings, its fine_tuning method decided for its size."""
+    from natcomp.finetuning import job_setting
     from natcomp.noncompsst.pipeline import model_training
 
-    return model_training(NONCOMPSST, noncompsst_model_location(wildcards))
+    location = noncompsst_model_location(wildcards)
+    return {
+        **model_training(NONCOMPSST, location),
+        "fine_tuning": stop_on_config_error(
+            job_setting, config, "noncompsst", location
+        ),
+    }
 
 
 def noncompsst_evaluation_inputs(wildcards):

@@ -73,6 +73,16 @@ def plane_finetune_location(wildcards=None):
     return PLANE["finetune"]["model"]
 
 
+def plane_finetune_training(wildcards=None):
+    """finetune.training, its fine_tuning method decided for the model's size."""
+    from natcomp.finetuning import job_setting
+
+    setting = stop_on_config_error(
+        job_setting, config, "plane", plane_finetune_location()
+    )
+    return {**PLANE["finetune"]["training"], "fine_tuning": setting}
+
+
 def plane_finetune_model(wildcards=None):
     location = PLANE["finetune"]["model"]
     return [location] if str(location).startswith("results/") else []

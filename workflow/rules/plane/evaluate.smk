@@ -150,7 +150,7 @@ rule plane_finetune:
         gpu=1,
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
-        training=lookup(dpath="plane/finetune/training", within=config),
+        training=plane_finetune_training,
     script:
         "../../scripts/plane/finetune.py"
 
@@ -179,7 +179,7 @@ rule plane_finetune_released:
         gpu=1,
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
-        training=lookup(dpath="plane/finetune/training", within=config),
+        training=plane_finetune_training,
     script:
         "../../scripts/plane/finetune_released.py"
 
@@ -209,6 +209,6 @@ rule plane_finetune_length:
         gpu=1,
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
-        training=lookup(dpath="plane/finetune/training", within=config),
+        training=plane_finetune_training,
     script:
         "../../scripts/plane/finetune_length.py"

@@ -141,11 +141,17 @@ def pss_frozen_settings(wildcards):
 def pss_fine_tune_settings(wildcards):
     """hf.FineTuneSettings fields; the encoder's own learning rate and fine_tune.max_length
     override the shared ones. FT does not inherit FB's max_length (bert-as-service's 25 for
-    bert_base): max_length null is the longest sentence, found by the job."""
+    bert_base): max_length null is the longest sentence, found by the job. fine_tuning is
+    decided for the model's size."""
+    from natcomp.finetuning import job_setting
+
     settings = dict(PSS["fine_tune"])
     settings["max_length"] = pss_ft_layer_and_length(wildcards)[1]
     settings["learning_rate"] = learning_rate_for(
         pss_encoder(wildcards), "ft", PSS["fine_tune"]["learning_rate"]
+    )
+    settings["fine_tuning"] = stop_on_config_error(
+        job_setting, config, "pss", pss_model(wildcards)
     )
     return settings
 
