@@ -69,6 +69,7 @@ def test_a_causal_lm_adapter_loads_as_peft_computes_it_and_differs_from_its_base
     tokenizer, model = load_causal_lm(tiny["lora"])
     assert type(model).__name__ == "LlamaForCausalLM" and not hasattr(model, "peft_config"), "merged"
     assert model.dtype == torch.float32
+    assert all(parameter.requires_grad for parameter in model.parameters()), "fine-tunable as any model"
     batch = tokenizer(SENTENCES, return_tensors="pt", padding=True)
     with torch.no_grad():
         ours = model(**batch).logits

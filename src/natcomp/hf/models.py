@@ -362,11 +362,14 @@ def apply_adapter(model, adapter: Adapter, key: str = "model"):
     """``model`` (the adapter's base, as a family loads it) with the peft adapter of
     ``adapter`` applied and merged into its weights (``merge_and_unload``): a plain
     transformers model of the same class, which inference and fine-tuning take as any model
-    (a LoRA fine-tuning on top adds a fresh adapter of its own). Every weight of the
+    (a LoRA fine-tuning on top adds a fresh adapter of its own): its weights are trainable
+    as the base's were before peft froze them. Every weight of the
     adapter that fits a module of ``model`` must be found in the adapter's file: one that is
     not (the keys fit none of :func:`_adapter_key_mappings`) is a :class:`ConfigError`
     naming ``key``, never a silently unapplied adapter."""
     from peft import PeftConfig, PeftModel
+
+    trainable = {name: parameter.requires_grad for name, parameter in model.named_parameters()}
 
     def failed(doing: str, error: BaseException) -> ConfigError:
         first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
@@ -390,7 +393,10 @@ def apply_adapter(model, adapter: Adapter, key: str = "model"):
             raise failed("load the weights of the", error) from error
         missing = list(result.missing_keys)
         if not missing:
-            return adapted.merge_and_unload()
+            merged = adapted.merge_and_unload()
+            for name, parameter in merged.named_parameters():  # peft froze the base: as loaded again
+                parameter.requires_grad_(trainable.get(name, True))
+            return merged
     raise ConfigError(
         key,
         f"the weights of adapter {adapter.folder} do not fit the modules of its base {adapter.base_location} loaded as "
