@@ -481,3 +481,44 @@ def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(architectu
     header = (tmp_path / "compare.tsv").read_text().splitlines()[0].split("\t")
     assert {"tiny-encoder sd", "tiny-llama sd", "tiny-llama baseline"} <= set(header)
     print(f"demo-scale profile of a tiny bf16 {architecture} (four families): {seconds:.0f} s")
+
+
+@pytest.mark.demo
+def test_a_demo_scale_profile_of_a_tiny_lora_adapter_names_base_and_adapter(tmp_path):
+    """``natcomp evaluate --model <a LoRA adapter folder>`` (issue 43.3): a LoRA adapter made
+    with peft on a tiny Llama 3 runs at demo scale as its base with the adapter merged
+    (PLANE: fine-tuning a sequence classifier, prompting the causal LM; TRE: the bare
+    model's states), and the plan, the run record and the profile page name both."""
+    import torch
+    import yaml
+    from peft import LoraConfig, get_peft_model
+    from transformers import AutoModelForCausalLM
+
+    from natcomp.hf.tiny_architectures import build_tiny
+
+    texts = ["English: the movie was good\nDutch: de film was goed\n", "the food was great but the service was slow ."]
+    base = build_tiny("llama3", tmp_path / "models" / "llama3", texts * 10)
+    torch.manual_seed(0)
+    model = AutoModelForCausalLM.from_pretrained(str(base), dtype=torch.float32)
+    config = LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj"], init_lora_weights=False)
+    adapter = tmp_path / "adapters" / "tiny-lora"
+    get_peft_model(model, config).save_pretrained(adapter)
+    run = tmp_path / "runs" / "tiny-lora"
+    start = time.perf_counter()
+    result = natcomp(
+        "evaluate", "--model", str(adapter), "--families", "plane", "tre", "--directory", str(run), "--cores", "2",
+        cwd=tmp_path,
+    )  # fmt: skip
+    seconds = time.perf_counter() - start
+    assert result.returncode == 0, result.stderr[-5000:]
+    method = "LoRA r=4 alpha=8 on q_proj,v_proj"
+    assert f"adapter {adapter} ({method}) on base {base} is causal LM" in result.stderr
+    record = yaml.safe_load((run / "natcomp_profile.yaml").read_text())
+    assert record["adapter"] == str(adapter) and record["base_model"] == str(base) and record["name"] == "tiny-lora"
+    page = (run / "results" / "profile.html").read_text()
+    assert f"Compositionality profile of tiny-lora (adapter {adapter}: {method}, on base {base}, demo scale" in page
+    rows = profile_rows(run)
+    assert {row["family"] for row in rows} == {"plane", "tre"} and all(row["value"] != "" for row in rows)
+    assert {row["model"] for row in rows} == {"tiny-lora"}
+    assert ("plane", "two-shot prompting F1") in {(row["family"], row["measure"]) for row in rows}
+    print(f"demo-scale profile of a tiny LoRA adapter on a Llama 3 (PLANE and TRE): {seconds:.0f} s")

@@ -15,7 +15,9 @@ runs a model"):
   (Kaplan et al. 2020), so the time of the same data scales with the parameters: the rule's
   minutes x parameters / 110M, never below the rule's minutes;
 - a model whose config is neither a folder, a shipped model nor in the Hugging Face cache
-  is sized as a base-size model (``natcomp evaluate`` reads the config first, which caches it).
+  is sized as a base-size model (``natcomp evaluate`` reads the config first, which caches it);
+- an adapter folder (:mod:`natcomp.adapters`) is sized as its base: the adapter's own
+  weights are a fraction of a percent of the base's.
 """
 
 from __future__ import annotations
@@ -47,10 +49,13 @@ _GATED_MLP = ("llama", "mistral", "mixtral", "qwen2", "qwen3", "gemma", "gemma2"
 
 def model_file(name_or_path: str | os.PathLike, filename: str) -> Path | None:
     """The file ``filename`` of a model folder, a shipped model or a Hub model in the local
-    cache; None where there is none (nothing is downloaded)."""
+    cache; None where there is none (nothing is downloaded). An adapter folder's
+    ``config.json`` is its base's, its tokenizer's files its own or its base's
+    (:func:`natcomp.adapters.file_location`), so an adapter's job is sized as its base's."""
+    from natcomp.adapters import file_location
     from natcomp.shipped import SHIPPED_MODELS, shipped_model_path
 
-    text = str(name_or_path)
+    text = file_location(name_or_path, filename)
     folder = Path(text).expanduser()
     if not folder.is_dir() and text in SHIPPED_MODELS:
         folder = shipped_model_path(text)

@@ -17,6 +17,7 @@ from pathlib import Path
 
 import torch
 
+from natcomp.adapters import Adapter, read_adapter
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_decoder_only
 from natcomp.hf.precision import TORCH_DTYPES
@@ -116,7 +117,8 @@ def _looks_like_path(text: str) -> bool:
 def check_model_available(name_or_path: str | os.PathLike, key: str) -> str:
     """Check that a model can be loaded, before any work is done; return where it loads from.
 
-    Accepted: a local directory with ``config.json``; a shipped model (:data:`SHIPPED_MODELS`)
+    Accepted: a local directory with ``config.json``; an adapter folder (``adapter_config.json``)
+    whose base is found (:func:`natcomp.adapters.read_adapter`); a shipped model (:data:`SHIPPED_MODELS`)
     whose package is installed; a Hub id whose ``config.json`` is in the local Hugging Face
     cache. A Hub id that is not cached is accepted only when Hub access is on and the Hub
     answers that the model exists (one metadata request; none when ``HF_HUB_OFFLINE=1``).
@@ -124,6 +126,8 @@ def check_model_available(name_or_path: str | os.PathLike, key: str) -> str:
     """
     text = str(name_or_path)
     local = Path(text).expanduser()
+    if read_adapter(text, key) is not None:  # an adapter folder whose base is found (natcomp.adapters)
+        return str(local)
     if local.is_dir():
         if not (local / "config.json").is_file():
             raise ConfigError(key, f"model directory {text} has no config.json; expected a save_pretrained() folder")
@@ -179,10 +183,13 @@ def _check_on_hub(repo_id: str, key: str, hint: str) -> str:
 # ---------------------------------------------------------------- loading
 
 
-def _load(loader, what: str, name_or_path, key: str, *, dtype: str | None = None, **kwargs):
+def _load(loader, what: str, name_or_path, key: str, *, dtype: str | None = None, adapter: bool = True, **kwargs):
     """``loader.from_pretrained`` offline-safely; a model loader gives ``dtype`` (a name of
     :data:`natcomp.hf.precision.TORCH_DTYPES`), so no checkpoint's own dtype is taken
-    unasked (:mod:`natcomp.hf.precision`)."""
+    unasked (:mod:`natcomp.hf.precision`). An adapter folder loads its base with the adapter
+    merged (:func:`_load_adapted`; ``adapter=False``: the folder's own files)."""
+    if adapter and (found := read_adapter(name_or_path, key)) is not None:
+        return _load_adapted(loader, what, found, key, dtype=dtype, **kwargs)
     source = check_model_available(name_or_path, key)
     local_only = Path(source).is_dir() or hub_offline()
     if dtype is not None:
@@ -324,6 +331,89 @@ def load_sequence_classifier(
         # not the pad token: without a pad token id it takes the last column, padding or not
         model.config.pad_token_id = load_tokenizer(name_or_path, key).pad_token_id
     return model
+
+
+# ---------------------------------------------------------------- adapters (issue 43.3)
+
+
+def _load_adapted(loader, what: str, adapter: Adapter, key: str, *, dtype: str | None = None, **kwargs):
+    """What ``loader`` loads of an adapter folder: a config is its base's; a tokenizer the
+    adapter folder's where it has one (:attr:`Adapter.tokenizer_location`), else the base's;
+    a model is the base loaded by the same loader in the same ``dtype`` with the adapter
+    applied and merged (:func:`apply_adapter`), a plain transformers model."""
+    from transformers import AutoConfig, AutoTokenizer, PretrainedConfig, PreTrainedTokenizerBase
+
+    def is_a(kind) -> bool:
+        return isinstance(loader, type) and issubclass(loader, kind)
+
+    if loader is AutoConfig or is_a(PretrainedConfig):
+        return _load(loader, what, adapter.base_location, key, **kwargs)
+    if loader is AutoTokenizer or is_a(PreTrainedTokenizerBase):
+        return _load(loader, what, adapter.tokenizer_location, key, adapter=False, **kwargs)
+    return apply_adapter(_load(loader, what, adapter.base_location, key, dtype=dtype, **kwargs), adapter, key)
+
+
+def _adapter_key_mappings(model) -> list[dict[str, str]]:
+    """peft ``key_mapping`` s to try, in turn, on an adapter's weights (their keys without
+    peft's ``base_model.model.``): as they are (the model's own checkpoint conversion), then
+    without the base's prefix (an adapter trained on ``LlamaForCausalLM``, ``model.layers...``,
+    applied to a bare ``LlamaModel``, ``layers...``: PSS and TRE load the bare model) or
+    with it (the other way round)."""
+    mappings = [dict(getattr(model, "_checkpoint_conversion_mapping", None) or {})]
+    prefix = getattr(model, "base_model_prefix", "")
+    if prefix:
+        if isinstance(getattr(model, prefix, None), torch.nn.Module):  # a model with a head around its base
+            mappings.append({rf"^(?!{re.escape(prefix)}\.)": f"{prefix}."})
+        else:
+            mappings.append({rf"^{re.escape(prefix)}\.": ""})
+    return mappings
+
+
+def apply_adapter(model, adapter: Adapter, key: str = "model"):
+    """``model`` (the adapter's base, as a family loads it) with the peft adapter of
+    ``adapter`` applied and merged into its weights (``merge_and_unload``): a plain
+    transformers model of the same class, which inference and fine-tuning take as any model
+    (a LoRA fine-tuning on top adds a fresh adapter of its own): its weights are trainable
+    as the base's were before peft froze them. Every weight of the
+    adapter that fits a module of ``model`` must be found in the adapter's file: one that is
+    not (the keys fit none of :func:`_adapter_key_mappings`) is a :class:`ConfigError`
+    naming ``key``, never a silently unapplied adapter."""
+    from peft import PeftConfig, PeftModel
+
+    trainable = {name: parameter.requires_grad for name, parameter in model.named_parameters()}
+
+    def failed(doing: str, error: BaseException) -> ConfigError:
+        first_line = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+        return ConfigError(
+            key, f"cannot {doing} adapter {adapter.folder} to its base {adapter.base_location}: {first_line}"
+        )
+
+    try:
+        settings = PeftConfig.from_pretrained(str(adapter.folder))
+        settings.inference_mode = True
+        adapted = PeftModel(model, settings)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RuntimeError) as error:
+        raise failed("apply the", error) from error
+    missing: list[str] = []
+    for mapping in _adapter_key_mappings(model):
+        try:
+            result = adapted.load_adapter(
+                str(adapter.folder), "default", torch_device="cpu", key_mapping=mapping or None
+            )
+        except (OSError, ValueError, KeyError, RuntimeError) as error:
+            raise failed("load the weights of the", error) from error
+        missing = list(result.missing_keys)
+        if not missing:
+            merged = adapted.merge_and_unload()
+            for name, parameter in merged.named_parameters():  # peft froze the base: as loaded again
+                parameter.requires_grad_(trainable.get(name, True))
+            return merged
+    raise ConfigError(
+        key,
+        f"the weights of adapter {adapter.folder} do not fit the modules of its base {adapter.base_location} loaded as "
+        f"{type(model).__name__}: {len(missing)} adapter weight(s) not in its file, e.g. {missing[0]}; "
+        "expected an adapter trained on this base",
+    )
 
 
 # ---------------------------------------------------------------- saving and building

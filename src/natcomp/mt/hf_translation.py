@@ -30,6 +30,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from natcomp.adapters import read_adapter
 from natcomp.errors import ConfigError
 from natcomp.hf.inference import length_sorted_batches
 from natcomp.hf.kinds import is_causal_lm_config
@@ -137,6 +138,8 @@ def detect_family(model_dir_or_config: str | os.PathLike, key: str = "model") ->
     path = Path(model_dir_or_config)
     if path.name == "config.json" and path.is_file():
         folder = path.parent
+    elif (adapter := read_adapter(model_dir_or_config, key)) is not None:
+        return detect_family(adapter.base_location, key)  # an adapter is of its base's family
     else:
         folder = model_folder(model_dir_or_config, key)
     try:
@@ -166,8 +169,20 @@ def model_fingerprint(name_or_path: str | os.PathLike, key: str = "model") -> st
     in sorted order, each by its relative path and content; so a retrained or different
     model has a different fingerprint. Hidden files, README.md and other frameworks'
     weights (``tf_model.h5`` ...) are left out; so is ``pytorch_model.bin`` next to a
-    ``model.safetensors`` (transformers loads the latter)."""
-    folder = model_folder(name_or_path, key)
+    ``model.safetensors`` (transformers loads the latter). An adapter folder's
+    (:mod:`natcomp.adapters`) is over its own files (``adapter_model.safetensors``,
+    ``adapter_config.json``, a tokenizer) and its base's fingerprint: two adapters on one
+    base, and an adapter and its base, never share a translation cache."""
+    adapter = read_adapter(name_or_path, key)
+    if adapter is not None:
+        own = _folder_digest(adapter.folder)
+        base = model_fingerprint(adapter.base_location, key)
+        return hashlib.sha256(f"adapter:{own}|base:{base}".encode("ascii")).hexdigest()
+    return _folder_digest(model_folder(name_or_path, key))
+
+
+def _folder_digest(folder: Path) -> str:
+    """sha256 (hex) over a folder's files, each by relative path and content (see :func:`model_fingerprint`)."""
     files = sorted(
         path
         for path in folder.rglob("*")

@@ -40,30 +40,24 @@ GENERATION_COLUMNS = ("system", "set", "sentences", "empty", "cut_off")
 
 def configured_family(system: Mapping, key: str = "model") -> str:
     """A system's family: as configured, or for ``auto`` read from the model's config.json
-    when it is here (a folder, a cached Hub id); ``auto`` when it is not yet (a folder the
+    when it is here (a folder, a cached Hub id, an adapter's base); ``auto`` when it is not yet (a folder the
     workflow writes), in which case the model must be a translation model or the entry
     must say ``family: causal``."""
     family = system.get("family") or "auto"
     if family != "auto":
         return family
-    model = str(system["model"])
-    folder = Path(model).expanduser()
-    if not (folder / "config.json").is_file():
-        try:
-            from huggingface_hub import try_to_load_from_cache
+    from natcomp.jobsize import model_file
 
-            cached = try_to_load_from_cache(model, "config.json")
-        except ValueError:  # not a Hub id either
-            return "auto"
-        if not isinstance(cached, str):
-            return "auto"
-        folder = Path(cached).parent
+    # a folder's, a shipped or cached model's, an adapter's base's (natcomp.adapters)
+    path = model_file(str(system["model"]), "config.json")
+    if path is None:
+        return "auto"
     from natcomp.hf.kinds import is_causal_lm_config
 
     try:
-        config = json.loads((folder / "config.json").read_text(encoding="utf-8"))
+        config = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as error:
-        raise ConfigError(key, f"cannot read {folder / 'config.json'}: {error}") from None
+        raise ConfigError(key, f"cannot read {path}: {error}") from None
     return "causal" if is_causal_lm_config(config) else "auto"
 
 

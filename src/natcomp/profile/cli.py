@@ -107,8 +107,8 @@ def model_help(what: str) -> str:
     from natcomp.shipped import shipped_model_ids
 
     return (
-        f"{what}: a save_pretrained folder, a shipped model ({shipped_model_ids()}) or a Hub id in the "
-        "local Hugging Face cache"
+        f"{what}: a save_pretrained folder, a peft adapter folder (adapter_config.json: its base is loaded and the "
+        f"adapter merged), a shipped model ({shipped_model_ids()}) or a Hub id in the local Hugging Face cache"
     )
 
 
@@ -196,6 +196,7 @@ def plan_run(
     ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too;
     ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template;
     ``fine_tuning`` (``--fine-tuning``; None: the base config's) the method of every fine-tuning family."""
+    from natcomp.adapters import check_base_found_anywhere, read_adapter
     from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
     from natcomp.profile import fit, runconfig
 
@@ -209,6 +210,9 @@ def plan_run(
     location = model
     if Path(model).expanduser().is_dir():
         location = str(Path(model).expanduser().resolve())  # the run folder is elsewhere
+    adapter = read_adapter(location, "--model")
+    if adapter is not None:
+        check_base_found_anywhere(adapter, "--model")
     kinds = fit.model_kinds(model_config, chat_template=fit.has_chat_template(model_config, location), model=model)
     chosen = fit.choose_families(model, kinds, families)
     name = runconfig.encoder_name(name, given, chosen)
@@ -263,11 +267,15 @@ def plan_run(
         record["chat_template"] = chat  # family -> applied, for the profile
     if tuned:
         record["fine_tuning"] = tuned  # family -> the method in words, for the profile
+    what = model
+    if adapter is not None:  # the profile is of the base with the adapter merged
+        record.update(adapter=location, adapter_method=adapter.describe(), base_model=adapter.base_location)
+        what = f"adapter {model} ({adapter.describe()}) on base {adapter.base_location}"
     return RunPlan(
         name=name,
         base_path=Path(base_path),
         scale=scale,
-        description=f"{model} is {kinds.describe(any(chat.values()))}",
+        description=f"{what} is {kinds.describe(any(chat.values()))}",
         rows=[row for row in fit.plan(kinds, base, mt_system, chat, tuned) if row.family in chosen],
         config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
         record=record,
@@ -401,9 +409,11 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         chat_template=record.get("chat_template") or {},
     )
     chat = fit.chat_template_text(record.get("chat_template"))
+    model = record["model"]
+    if record.get("adapter"):
+        model = f"adapter {model}: {record.get('adapter_method')}, on base {record.get('base_model')}"
     title = (
-        f"Compositionality profile of {record['name']} ({record['model']}, {record['scale']} scale"
-        f"{', ' + chat if chat else ''})"
+        f"Compositionality profile of {record['name']} ({model}, {record['scale']} scale{', ' + chat if chat else ''})"
     )
     return write_profile(
         profile,

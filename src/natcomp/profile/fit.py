@@ -170,10 +170,15 @@ def read_model_config(model: str | os.PathLike, key: str = "--model") -> dict:
     """The config of a model, through transformers' AutoConfig, checked first as the MT
     systems are (:func:`natcomp.hf.check_model_available`): a folder, a shipped model or a
     cached Hub id; a Hub id that is not cached only while Hub access is on (its config.json
-    is then fetched, nothing else). :class:`ConfigError` when there is none."""
+    is then fetched, nothing else); an adapter folder's base's (:mod:`natcomp.adapters`).
+    :class:`ConfigError` when there is none."""
     from natcomp import hf
+    from natcomp.adapters import read_adapter
 
     location = hf.check_model_available(model, key)
+    adapter = read_adapter(location, key)
+    if adapter is not None:  # an adapter fits the families its base fits
+        location = adapter.base_location
     from transformers import AutoConfig
 
     try:
