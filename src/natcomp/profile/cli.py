@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from natcomp.cliargs import positive_int
@@ -169,6 +169,9 @@ class RunPlan:
     config: dict
     record: dict
     targets: list[str]
+    #: the jobs that run the model, sized (natcomp.profile.jobs.PlannedJob), and their table
+    jobs: list = field(default_factory=list)
+    jobs_table: str = ""
 
 
 def plan_run(
@@ -185,7 +188,9 @@ def plan_run(
     ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too;
     ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template."""
     from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
+    from natcomp.jobsize import JobSettings
     from natcomp.profile import fit, runconfig
+    from natcomp.profile.jobs import format_jobs, job_plan
 
     base_path = configfile or runconfig.workflow_root() / "config" / "config.yaml"
     base = read_base(base_path)
@@ -226,6 +231,9 @@ def plan_run(
         mt_system = {**(mt_system or {}), "precision": dtype}
     requested = check_dtype_name(base.get("dtype", "auto"), f"{base_path}: dtype")
     precision = precision_note(requested, checkpoint_dtype(model_config))
+    # each job's GPUs, memory and time; a model too large for gpus.max_per_job stops here
+    job_settings = JobSettings.from_config({**base, "dtype": requested})
+    jobs = job_plan(model_config, kinds, chosen, job_settings, base=base, model=model)
     # whether MT and PLANE prompting apply the chat template: only when asked (fit.chat_templates)
     chat = fit.chat_templates(kinds, base, mt_system, chosen)
     scale = runconfig.scale_of(base, base_path)
@@ -251,6 +259,8 @@ def plan_run(
         config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
         record=record,
         targets=runconfig.profile_targets(chosen, kinds),
+        jobs=jobs,
+        jobs_table=format_jobs(jobs, job_settings, model_config.get("model_type")),
     )
 
 
@@ -293,6 +303,7 @@ def evaluate_model(
     check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
     print(f"{prog}: {plan.description}; {plan.scale} scale; the plan:", file=sys.stderr)
     print(fit.format_plan(plan.rows), file=sys.stderr)
+    print(f"{prog}: {plan.jobs_table}", file=sys.stderr)
     print(f"{prog}: precision: {plan.record['precision']}", file=sys.stderr)
     directory = Path(directory or Path("runs") / plan.name)
     note = f"{prog}: the base config {plan.base_path} with {plan.name} as the only model"
