@@ -19,6 +19,7 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_decoder_only
+from natcomp.hf.placement import load_placement
 from natcomp.hf.precision import TORCH_DTYPES
 from natcomp.shipped import SHIPPED_MODELS, shipped_model_ids, shipped_model_path
 
@@ -182,11 +183,13 @@ def _check_on_hub(repo_id: str, key: str, hint: str) -> str:
 def _load(loader, what: str, name_or_path, key: str, *, dtype: str | None = None, **kwargs):
     """``loader.from_pretrained`` offline-safely; a model loader gives ``dtype`` (a name of
     :data:`natcomp.hf.precision.TORCH_DTYPES`), so no checkpoint's own dtype is taken
-    unasked (:mod:`natcomp.hf.precision`)."""
+    unasked (:mod:`natcomp.hf.precision`), and a model that does not fit one of the job's
+    GPUs is spread over them (:func:`natcomp.hf.placement.load_placement`)."""
     source = check_model_available(name_or_path, key)
     local_only = Path(source).is_dir() or hub_offline()
     if dtype is not None:
         kwargs["dtype"] = TORCH_DTYPES[dtype]
+        kwargs.update(load_placement(source, dtype, key))
     try:
         return loader.from_pretrained(source, local_files_only=local_only, **kwargs)
     except (OSError, ValueError, KeyError, RuntimeError, TypeError, ImportError) as error:
