@@ -208,3 +208,8 @@ def test_every_rule_that_runs_a_model_is_sized_by_its_own_name():
     for rule in jobsize.RULES:
         assert sized.get(rule) == [rule] * 3, (rule, sized.get(rule))
     assert all(not names for rule, names in sized.items() if rule not in jobsize.RULES)
+
+
+def test_the_memory_table_of_docs_hf_md_is_the_computed_one(configs):
+    table = jobsize.size_table(configs)
+    assert table in (REPO / "docs" / "hf.md").read_text(), f"docs/hf.md should hold:\n{table}"

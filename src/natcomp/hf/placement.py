@@ -20,11 +20,14 @@ than one GPU holding it all; it is what lets a 70B model run at all.
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Sequence
 
 from natcomp import jobsize
 from natcomp.errors import ConfigError
+
+logger = logging.getLogger(__name__)
 
 __all__ = ["is_placed", "load_placement", "placement", "visible_gpu_memory"]
 
@@ -80,7 +83,10 @@ def load_placement(name_or_path: str | os.PathLike, dtype: str, key: str = "mode
         return {}
     config = jobsize.model_config(name_or_path)
     parameters = jobsize.parameter_count(config) if config else None
-    return placement(parameters, dtype, gpus, key=key, model=str(name_or_path))
+    kwargs = placement(parameters, dtype, gpus, key=key, model=str(name_or_path))
+    if kwargs:
+        logger.info("%s spread over %s: at most %s of weights each", name_or_path, len(gpus), kwargs["max_memory"])
+    return kwargs
 
 
 def is_placed(model) -> bool:
