@@ -162,3 +162,14 @@ def demo_run(tmp_path_factory) -> DemoRun:
         workdir, "--cores", "2", "--report", "results/report.html", "--report-stylesheet", "workflow/report/style.css"
     )
     return run
+
+
+@pytest.fixture(scope="session")
+def real_shapes(tmp_path_factory) -> dict[str, Path]:
+    """Folders with the config of Qwen2.5-0.5B, Llama-3.1-8B and Llama-3.1-70B (their real
+    sizes, built by transformers' config classes) and a tiny tokenizer: no weights
+    (natcomp.hf.tiny_architectures.real_shape_model)."""
+    from natcomp.hf.tiny_architectures import REAL_SHAPES, real_shape_model
+
+    root = tmp_path_factory.mktemp("real_shapes")
+    return {name: real_shape_model(name, root / name) for name in REAL_SHAPES}

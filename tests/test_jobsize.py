@@ -1,25 +1,21 @@
-"""The memory and time a model's job asks for, from its config (natcomp.jobsize)."""
+"""The GPUs, memory and time a model's job asks for, from its config (natcomp.jobsize),
+checked against figures computed by hand for Qwen2.5-0.5B, Llama-3.1-8B and Llama-3.1-70B
+(configs built by transformers' config classes with the real sizes, no weights)."""
 
 from __future__ import annotations
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
 from natcomp import jobsize
+from natcomp.errors import ConfigError
+from natcomp.finetuning import FineTuning
 
-#: Qwen2.5-0.5B's config.json (the sizes; a real 494M-parameter model)
-QWEN_05B = {
-    "model_type": "qwen2",
-    "architectures": ["Qwen2ForCausalLM"],
-    "hidden_size": 896,
-    "intermediate_size": 4864,
-    "num_hidden_layers": 24,
-    "num_attention_heads": 14,
-    "num_key_value_heads": 2,
-    "vocab_size": 151936,
-    "tie_word_embeddings": True,
-}
+REPO = Path(__file__).resolve().parents[1]
+
 #: bert-base-uncased (109.5M parameters)
 BERT_BASE = {
     "model_type": "bert",
@@ -44,49 +40,176 @@ LLAMA_1B = {
     "tie_word_embeddings": True,
 }
 
+#: Parameters by hand (embeddings + layers x (attention + gated MLP); norms and biases left
+#: out), and the published counts.
+#: Qwen2.5-0.5B: 151936 x 896 (tied) + 24 x (2 x 896 x 14 x 64 + 2 x 896 x 2 x 64 + 3 x 896 x 4864)
+#: Llama-3.1-8B: 2 x 128256 x 4096 + 32 x (2 x 4096 x 32 x 128 + 2 x 4096 x 8 x 128 + 3 x 4096 x 14336)
+#: Llama-3.1-70B: 2 x 128256 x 8192 + 80 x (2 x 8192 x 64 x 128 + 2 x 8192 x 8 x 128 + 3 x 8192 x 28672)
+PARAMETERS = {
+    "Qwen2.5-0.5B": (136_134_656 + 24 * (1_605_632 + 229_376 + 13_074_432), 494_032_768),
+    "Llama-3.1-8B": (1_050_673_152 + 32 * (33_554_432 + 8_388_608 + 176_160_768), 8_030_261_248),
+    "Llama-3.1-70B": (2_101_346_304 + 80 * (134_217_728 + 16_777_216 + 704_643_072), 70_553_706_496),
+}
+#: LoRA r=16 on q, k, v, o: 16 x ((h + h) + (h + kv) + (h + kv) + (h + h)) per layer, kv = key-value heads x 128 (64)
+LORA = {
+    "Qwen2.5-0.5B": 24 * 16 * (1792 + 1024 + 1024 + 1792),
+    "Llama-3.1-8B": 32 * 16 * (8192 + 5120 + 5120 + 8192),
+    "Llama-3.1-70B": 80 * 16 * (16384 + 9216 + 9216 + 16384),
+}
+#: (rule, model) -> method, GPU bytes, GPUs, host MB, minutes, on 80 GB GPUs in bf16:
+#: inference: P x 2 bytes x 1.25; full: P x 16 / 0.5; LoRA: (P x 2 + adapters x 16) x 1.25;
+#: host: the rule's MB + 2 copies x P x 2 bytes (full: x 4 bytes); minutes: the rule's x P / 110M
+SIZES = {
+    ("tre_embed", "Qwen2.5-0.5B"): ("inference", 1_234_903_040, 1, 4000 + 1976, 135),
+    ("pss_fine_tune", "Qwen2.5-0.5B"): ("full", 15_806_758_912, 1, 8000 + 3952, 270),
+    ("tre_embed", "Llama-3.1-8B"): ("inference", 20_074_987_520, 1, 4000 + 32_120, 2190),
+    ("pss_fine_tune", "Llama-3.1-8B"): ("lora", 20_347_617_280, 1, 8000 + 32_120, 4380),
+    ("tre_embed", "Llama-3.1-70B"): ("inference", 176_380_968_960, 3, 4000 + 282_210, 19_242),
+    ("pss_fine_tune", "Llama-3.1-70B"): ("lora", 177_691_688_960, 3, 8000 + 282_210, 38_484),
+}
+
+
+@pytest.fixture(scope="module")
+def configs(real_shapes) -> dict[str, dict]:
+    return {name: jobsize.model_config(folder) for name, folder in real_shapes.items()}
+
+
+@pytest.mark.parametrize("name", list(PARAMETERS))
+def test_the_real_shapes_parameters_by_hand_and_within_a_tenth_of_a_percent_of_the_published(configs, name):
+    by_hand, published = PARAMETERS[name]
+    assert jobsize.parameter_count(configs[name]) == by_hand
+    assert abs(by_hand - published) / published < 0.001
+    assert configs[name]["dtype"] == "bfloat16" and jobsize.job_dtype(configs[name]) == "bf16"
+
 
 @pytest.mark.parametrize(
-    "config, published",
-    [(QWEN_05B, 494_032_768), (BERT_BASE, 109_482_240), (GPT2, 124_439_808), (LLAMA_1B, 1_235_814_400)],
+    "config, published", [(BERT_BASE, 109_482_240), (GPT2, 124_439_808), (LLAMA_1B, 1_235_814_400)]
 )
 def test_parameter_counts_are_within_two_percent_of_the_published_ones(config, published):
     assert abs(jobsize.parameter_count(config) - published) / published < 0.02
 
 
-def test_an_untied_output_layer_and_an_unknown_size():
-    untied = {**QWEN_05B, "tie_word_embeddings": False}
-    assert jobsize.parameter_count(untied) - jobsize.parameter_count(QWEN_05B) == 151936 * 896
+def test_an_untied_output_layer_and_an_unknown_size(configs):
+    qwen = configs["Qwen2.5-0.5B"]
+    untied = {**qwen, "tie_word_embeddings": False}
+    assert jobsize.parameter_count(untied) - jobsize.parameter_count(qwen) == 151936 * 896
     assert jobsize.parameter_count({"model_type": "qwen2"}) is None
 
 
-def test_memory_and_time_scale_with_the_model_read_from_its_folder(tmp_path):
-    folder = tmp_path / "qwen"
-    folder.mkdir()
-    (folder / "config.json").write_text(json.dumps(QWEN_05B))
-    parameters = jobsize.parameter_count(QWEN_05B)
-    assert jobsize.job_mem_mb(folder, 2000) == 2000 + -(-parameters * 8 // 1_000_000)
-    assert jobsize.job_runtime_min(folder, 60) == -(-60 * parameters // 110_000_000) == 270
+@pytest.mark.parametrize("name", list(LORA))
+def test_lora_adapters_by_hand(configs, name):
+    assert jobsize.lora_parameters(configs[name], FineTuning(method="lora")) == LORA[name]
+    # named modules count as hidden x hidden each
+    hidden = configs[name]["hidden_size"]
+    named = FineTuning(method="lora", rank=8, target_modules=("q_proj", "v_proj"))
+    assert jobsize.lora_parameters(configs[name], named) == configs[name]["num_hidden_layers"] * 2 * 8 * 2 * hidden
+
+
+@pytest.mark.parametrize("rule, name", list(SIZES))
+def test_job_sizes_by_hand(configs, rule, name):
+    method, gpu_bytes, gpus, mem_mb, minutes = SIZES[rule, name]
+    size = jobsize.size_job(rule, configs[name], model=name)
+    assert (size.method, size.gpus, size.mem_mb, size.runtime_min) == (method, gpus, mem_mb, minutes)
+    assert size.gpu_bytes == pytest.approx(gpu_bytes, abs=1)
+    assert size.dtype == "bf16" and size.parameters == PARAMETERS[name][0]
+    assert (size.fine_tuning is None) == (method == "inference")
+
+
+def test_what_the_plan_says_of_a_job(configs):
+    inference = jobsize.size_job("tre_embed", configs["Llama-3.1-70B"])
+    assert inference.describe() == "3 GPUs, 177 GB of GPU memory, 287 GB host memory, 320.7 h"
+    assert inference.role() == "inference in bf16"
+    lora = jobsize.size_job("plane_finetune", configs["Llama-3.1-8B"])
+    assert lora.describe() == "1 GPU, 21 GB of GPU memory, 41 GB host memory, 73.0 h"
+    assert lora.role("llama") == "fine-tuning: LoRA r=16, alpha=32 on q,k,v,o, gradient checkpointing"
+    assert jobsize.size_job("pss_fine_tune", configs["Qwen2.5-0.5B"]).role() == "fine-tuning: full"
+    assert jobsize.format_minutes(30) == "30 min" and jobsize.format_gpus(1) == "1 GPU"
+
+
+def test_the_gpu_memory_the_dtype_and_the_most_gpus_are_settings(configs):
+    llama70 = configs["Llama-3.1-70B"]
+    # 176.4 GB on 40 GB GPUs: 5; in fp32 (4 bytes) 352.8 GB on 80 GB GPUs: 5
+    assert jobsize.size_job("tre_embed", llama70, jobsize.JobSettings(gpu_memory_gb=40)).gpus == 5
+    fp32 = jobsize.size_job("tre_embed", llama70, jobsize.JobSettings(dtype="fp32"))
+    assert fp32.gpus == 5 and fp32.mem_mb == 4000 + 564_420
+    # an 8B model on 12 GB GPUs: inference on 2; auto fine-tunes Qwen with LoRA there (limit 0.375B)
+    assert jobsize.size_job("tre_embed", configs["Llama-3.1-8B"], jobsize.JobSettings(gpu_memory_gb=12)).gpus == 2
+    assert jobsize.size_job("pss_fine_tune", configs["Qwen2.5-0.5B"], jobsize.JobSettings(gpu_memory_gb=12)).method == (
+        "lora"
+    )
+    settings = jobsize.JobSettings.from_config({"dtype": "fp16", "gpus": {"memory_gb": 40, "max_per_job": 4}})
+    assert settings == jobsize.JobSettings("fp16", 40, 4)
+    assert jobsize.JobSettings.from_config({}) == jobsize.JobSettings("auto", 80, 8)
+
+
+def test_a_model_too_large_for_the_gpus_per_job_is_one_line_naming_the_key(configs):
+    two = jobsize.JobSettings(max_gpus=2)
+    with pytest.raises(ConfigError) as inference:
+        jobsize.size_job("tre_embed", configs["Llama-3.1-70B"], two, model="llama-70b")
+    assert inference.value.key == "gpus.max_per_job"
+    assert inference.value.message == (
+        "llama-70b (70.6B parameters) needs 176 GB of GPU memory to run in bf16 (tre_embed): more than 2 GPUs of 80 GB "
+        "per job"
+    )
+    with pytest.raises(ConfigError) as lora:
+        jobsize.size_job("plane_finetune", configs["Llama-3.1-70B"], two, model="llama-70b")
+    assert lora.value.message.startswith("llama-70b (70.6B parameters) fits neither 2 GPUs of 80 GB per job nor LoRA")
+    with pytest.raises(ConfigError) as full:
+        jobsize.size_job("plane_finetune", configs["Llama-3.1-8B"], fine_tuning=FineTuning(method="full"))
+    assert full.value.key == "gpus.max_per_job"
+    assert "needs 257 GB of GPU memory to fine-tune in full (plane_finetune): more than one GPU of 80 GB" in str(
+        full.value
+    )
+    assert "\n" not in str(inference.value) + str(lora.value) + str(full.value)
+
+
+def test_a_model_whose_config_is_not_here_is_a_base_size_fp32_model(tmp_path):
+    size = jobsize.job_size("pss_embed", tmp_path / "missing")
+    assert (size.gpus, size.mem_mb, size.runtime_min, size.dtype, size.parameters) == (1, 4000 + 880, 30, "fp32", None)
+    assert jobsize.job_size("noncompsst_train", None).method == "full"
     small = tmp_path / "small"
     small.mkdir()
     (small / "config.json").write_text(json.dumps({**BERT_BASE, "num_hidden_layers": 2}))
-    assert jobsize.job_runtime_min(small, 60) == 60, "never below the rule's own minutes"
-    # a model whose config is not here is sized as a base-size encoder
-    assert jobsize.job_mem_mb(tmp_path / "missing", 2000) == 2000 + 880
-    assert jobsize.job_runtime_min(None, 45) == 45
+    assert jobsize.job_size("pss_fine_tune", small).runtime_min == 60, "never below the rule's own minutes"
 
 
-def test_a_rules_resources_read_the_jobs_model_from_its_wildcards(tmp_path):
-    folder = tmp_path / "qwen"
-    folder.mkdir()
-    (folder / "config.json").write_text(json.dumps(QWEN_05B))
-    models = {"qwen": str(folder), "other": str(tmp_path / "missing")}
-    mem_mb = jobsize.scaled_mem_mb(lambda wildcards: models[wildcards.model], 1000)
-    runtime = jobsize.scaled_runtime(lambda wildcards: models[wildcards.model], 10)
+def test_a_rules_resources_read_the_jobs_model_from_its_wildcards(real_shapes, tmp_path):
+    models = {"llama": str(real_shapes["Llama-3.1-70B"]), "other": str(tmp_path / "missing")}
+    resources = jobsize.RuleResources(jobsize.JobSettings())
 
     class Wildcards:
         def __init__(self, model):
             self.model = model
 
-    weights_mb = -(-jobsize.parameter_count(QWEN_05B) * 8 // 1_000_000)
-    assert mem_mb(Wildcards("qwen")) == 1000 + weights_mb and runtime(Wildcards("qwen")) == 45
-    assert mem_mb(Wildcards("other")) == 1000 + 880 and runtime(Wildcards("other")) == 10
+    def model_of(wildcards):
+        return models[wildcards.model]
+
+    gpus, mem_mb = resources.gpus("tre_embed", model_of), resources.mem_mb("tre_embed", model_of)
+    runtime = resources.runtime("tre_embed", model_of)
+    assert (gpus(Wildcards("llama")), mem_mb(Wildcards("llama")), runtime(Wildcards("llama"))) == (3, 286_210, 19_242)
+    assert (gpus(Wildcards("other")), mem_mb(Wildcards("other")), runtime(Wildcards("other"))) == (1, 4880, 30)
+    # a family's fine-tuning settings, and the stop the workflow ends a ConfigError with
+    full = resources.gpus("pss_fine_tune", model_of, lambda wildcards: FineTuning(method="full"))
+    with pytest.raises(ConfigError):
+        full(Wildcards("llama"))
+    stopped = jobsize.RuleResources(jobsize.JobSettings(max_gpus=2), stop=lambda *args: "stopped")
+    assert stopped.size("tre_embed", model_of)(Wildcards("llama")) == "stopped"
+
+
+def test_every_rule_that_runs_a_model_is_sized_by_its_own_name():
+    """The rules with natcomp.jobsize figures ask for them under their own name, and the
+    other GPU rules (fairseq's, the demo's tiny models', TRE's composer) for one GPU."""
+    sized = {}
+    for path in (REPO / "workflow" / "rules").rglob("*.smk"):
+        for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
+            name = re.match(r"rule (\w+):", block)
+            if name and "gpu=" in block:
+                sized[name.group(1)] = re.findall(r'MODEL_JOBS\.\w+\("(\w+)"', block)
+    for rule in jobsize.RULES:
+        assert sized.get(rule) == [rule] * 3, (rule, sized.get(rule))
+    assert all(not names for rule, names in sized.items() if rule not in jobsize.RULES)
+
+
+def test_the_memory_table_of_docs_hf_md_is_the_computed_one(configs):
+    table = jobsize.size_table(configs)
+    assert table in (REPO / "docs" / "hf.md").read_text(), f"docs/hf.md should hold:\n{table}"

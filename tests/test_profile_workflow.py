@@ -8,13 +8,13 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
+import yaml
 
 from natcomp.profile.table import DIRECTIONS, PROFILE_COLUMNS
 
@@ -304,34 +304,40 @@ def test_a_paper_scale_profile_is_one_dag(models, tmp_path):
     assert all(gpu.get(rule) == {True} for rule in model_rules), gpu
 
 
-#: the sizes of Qwen2.5-0.5B (494M parameters), on the tiny instruct Llama's tokenizer
-QWEN_05B_SIZES = {
-    "hidden_size": 896,
-    "intermediate_size": 4864,
-    "num_hidden_layers": 24,
-    "num_attention_heads": 14,
-    "num_key_value_heads": 2,
-    "head_dim": 64,
-    "vocab_size": 151936,
-    "tie_word_embeddings": True,
-}
+def test_evaluate_plans_an_8b_llm_on_one_gpu_and_fine_tunes_it_with_lora(real_shapes, tmp_path):
+    """The paper-scale plan of a model of Llama-3.1-8B's config (no weights): every family's
+    jobs on one GPU, the fine-tuning families with LoRA; Snakemake plans the same DAG."""
+    result = natcomp(
+        "evaluate", "--model", str(real_shapes["Llama-3.1-8B"]), "--configfile", str(REPO / "config" / "paper.yaml"),
+        "-n", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr[-3000:]
+    table = result.stderr.split("(gpus.max_per_job):\n", 1)[1].split("\nnatcomp evaluate: precision", 1)[0]
+    rows = {line.split()[0] + " " + line.split()[1].rstrip(","): line for line in table.splitlines()[1:]}
+    assert set(rows) == {
+        "mt mt_system_translate", "noncompsst noncompsst_train", "plane plane_prompting", "plane plane_finetune",
+        "pss pss_embed", "pss pss_fine_tune", "tre tre_embed",
+    }  # fmt: skip
+    assert all("  1 GPU  " in row for row in rows.values()), table
+    lora = "fine-tuning: LoRA r=16, alpha=32 on q,k,v,o, gradient checkpointing"
+    for family in ("noncompsst noncompsst_train", "plane plane_finetune", "pss pss_fine_tune"):
+        assert lora in rows[family], rows[family]
+    assert "inference in bf16" in rows["tre tre_embed"] and "37 GB" in rows["tre tre_embed"]
+    assert planned_jobs(result.stdout)["pss_fine_tune"] == 2
 
 
-def test_a_paper_scale_profile_of_a_05b_llm_plans_each_gpu_jobs_memory_and_time(models, tmp_path):
-    """The dry run of an LLM's paper-scale profile: every job that loads the model declares
-    its GPU, and memory and time scaled to 0.5B parameters (natcomp.jobsize); only the
-    config is read, so the folder has no weights."""
+def test_a_70b_llms_inference_jobs_ask_snakemake_for_several_gpus(real_shapes, tmp_path):
+    """Snakemake's dry run of a profile of a model of Llama-3.1-70B's config: every job that
+    loads it asks for the GPUs, host memory and time natcomp.jobsize gives it (3 GPUs of 80
+    GB); only the config is read."""
     from natcomp import jobsize
     from natcomp.profile import runconfig
     from natcomp.profile.cli import plan_run
 
-    folder = tmp_path / "qwen-sized-llm"
-    shutil.copytree(models["llama_instruct"], folder)
-    (folder / "model.safetensors").unlink()
-    config = json.loads((folder / "config.json").read_text())
-    (folder / "config.json").write_text(json.dumps({**config, **QWEN_05B_SIZES}))
+    folder = real_shapes["Llama-3.1-70B"]
     planned = plan_run(str(folder), configfile=REPO / "config" / "paper.yaml")
-    assert planned.record["families"] == ["mt", "noncompsst", "plane", "pss", "tre"]
+    assert {job.size.gpus for job in planned.jobs} == {3}
+    assert "3 GPUs" in planned.jobs_table
     configfile = runconfig.write_config(planned.config, tmp_path / "paper_llm.yaml", "the test")
     run = tmp_path / "runs" / "paper-llm"
     run.mkdir(parents=True)
@@ -342,13 +348,41 @@ def test_a_paper_scale_profile_of_a_05b_llm_plans_each_gpu_jobs_memory_and_time(
     )  # fmt: skip
     assert detail.returncode == 0, detail.stderr[-3000:]
     resources = planned_resources(detail.stdout)
-    weights_mb = jobsize.job_mem_mb(folder, 0)
-    assert 3_800 < weights_mb < 4_100, "8 bytes per parameter of a 0.5B model"
     for name in CAUSAL_MODEL_RULES:
         assert resources.get(name), f"{name} is not planned"
+        size = jobsize.job_size(name, folder)
         for job in resources[name]:
-            assert job.get("gpu") == "1", (name, job)
-            assert int(job.get("mem_mb", 0)) > weights_mb and int(job.get("runtime", 0)) >= 4 * 10, (name, job)
+            assert (job.get("gpu"), job.get("mem_mb"), job.get("runtime")) == (
+                "3",
+                str(size.mem_mb),
+                str(size.runtime_min),
+            ), (name, job)
+
+
+def test_a_model_too_large_for_the_gpus_per_job_stops_the_plan_in_one_line(real_shapes, tmp_path):
+    base = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    (tmp_path / "two.yaml").write_text(yaml.safe_dump({**base, "gpus": {"max_per_job": 2}}))
+    result = natcomp(
+        "evaluate", "--model", str(real_shapes["Llama-3.1-70B"]), "--configfile", str(tmp_path / "two.yaml"), "-n",
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2 and "Traceback" not in result.stderr
+    last = result.stderr.strip().splitlines()[-1]
+    assert last.startswith("natcomp: error: config gpus.max_per_job: ") and "more than 2 GPUs of 80 GB per job" in last
+    # Snakemake on such a config stops as it reads it, before the DAG: the same one line
+    from natcomp.profile import runconfig
+    from natcomp.profile.cli import plan_run
+
+    planned = plan_run(str(real_shapes["Llama-3.1-70B"]), configfile=REPO / "config" / "paper.yaml")
+    configfile = runconfig.write_config({**planned.config, "gpus": {"max_per_job": 2}}, tmp_path / "c.yaml", "test")
+    (tmp_path / "run").mkdir()
+    snakemake = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(tmp_path / "run"),
+         "--configfile", str(configfile), "-n", "--cores", "1", "--", *planned.targets],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )  # fmt: skip
+    assert snakemake.returncode != 0 and "Traceback" not in snakemake.stderr
+    assert snakemake.stderr.strip().splitlines()[-1].startswith("natcomp: config gpus.max_per_job: "), snakemake.stderr
 
 
 def test_errors_before_any_job_are_one_line(models, tmp_path):

@@ -109,12 +109,13 @@ def slurm_sample(demo_run: DemoRun, slurm_cluster, tmp_path_factory) -> DemoRun:
 
 
 def gpu_rules(workdir) -> set[str]:
-    """The rules of every family that declare a GPU (resources: gpu=1)."""
+    """The rules of every family that declare GPUs (resources: gpu=1, or gpu= the GPUs
+    natcomp.jobsize gives the job's model)."""
     rules = set()
     for path in (workdir / "workflow" / "rules").rglob("*.smk"):
         for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
             name = re.match(r"rule (\w+):", block)
-            if name and re.search(r"^\s+gpu=1,$", block, re.MULTILINE):
+            if name and re.search(r"^\s+gpu=.+,$", block, re.MULTILINE):
                 rules.add(name.group(1))
     return rules
 

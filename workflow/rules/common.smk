@@ -16,6 +16,7 @@ if _SRC not in sys.path:
 
 from natcomp.configcheck import check_config, load_schema, read_typed_strings
 from natcomp.errors import ConfigError
+from natcomp.jobsize import JobSettings, RuleResources
 from natcomp.summary import run_scale, run_settings
 from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
 
@@ -45,6 +46,19 @@ for _family in FAMILIES:
         read_typed_strings(config[_family], _schema)
         stop_on_config_error(check_config, config[_family], _schema, _family)
         validate(config[_family], schema=f"../../config/schema/{_family}.yaml")
+
+# The GPUs, host memory and time of every job that runs a model, from the model's config,
+# the run's dtype and gpus settings (natcomp.jobsize); each family checks its models with
+# check_model_jobs before the DAG is built.
+MODEL_JOBS = RuleResources(JobSettings.from_config(config), stop=stop_on_config_error)
+
+
+def check_model_jobs(rule, model_of, **values):
+    """Size the jobs of a rule that runs a model for each value of its wildcards the config
+    names (values: wildcard -> its values): a model too large for gpus.max_per_job ends the
+    run in one line before any job (inside the DAG Snakemake would wrap the line)."""
+    stop_on_config_error(MODEL_JOBS.check, rule, model_of, values)
+
 
 # One run per folder (natcomp.runs): results/ of this working directory must belong to
 # this run; a run folder elsewhere sees the repository's resources/ under the same name.

@@ -6,7 +6,8 @@ models (:mod:`natcomp.hf.seq2seq`) by the MT family. The modules: ``models`` (de
 finding, checking and loading models, tiny models), ``inference``, ``embedding`` (text files
 embedded by an encoder named in config: PSS and TRE), ``training``,
 ``seq2seq``, ``causal`` (decoder-only language models), ``causal_training``, ``kinds``,
-``precision`` (the dtype of inference and training), ``tiny_architectures`` (tiny offline
+``precision`` (the dtype of inference and training), ``placement`` (a model too large
+for one GPU spread over the job's GPUs), ``tiny_architectures`` (tiny offline
 models of released architectures) and ``torchaudio_guard``; this package re-exports their
 API. See docs/hf.md.
 """
@@ -62,6 +63,7 @@ from natcomp.hf.inference import (  # noqa: E402
     tokenize,
 )
 from natcomp.hf.kinds import is_decoder_only  # noqa: E402
+from natcomp.hf.placement import is_placed, load_placement, placement  # noqa: E402
 from natcomp.hf.precision import DTYPES  # noqa: E402
 from natcomp.hf.models import (  # noqa: E402
     SHIPPED_MODELS,
@@ -152,6 +154,9 @@ __all__ = [
     "ensure_pad_token",
     "hidden_states",
     "is_decoder_only",
+    "is_placed",
+    "load_placement",
+    "placement",
     "last_token_indices",
     "model_inputs",
     "padding_position_ids",

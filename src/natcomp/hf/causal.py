@@ -33,7 +33,7 @@ hide_mismatched_torchaudio()  # before anything imports a transformers model cla
 
 from transformers import LogitsProcessor, LogitsProcessorList  # noqa: E402
 
-from natcomp.hf.inference import length_sorted_batches  # noqa: E402
+from natcomp.hf.inference import length_sorted_batches, model_device  # noqa: E402
 from natcomp.hf.models import (  # noqa: E402
     _load,
     check_model_available,
@@ -44,6 +44,7 @@ from natcomp.hf.models import (  # noqa: E402
     set_threads,
 )
 from natcomp.hf.models import device as pick_device  # noqa: E402
+from natcomp.hf.placement import is_placed  # noqa: E402
 from natcomp.hf.precision import DTYPES  # noqa: E402
 
 logger = logging.getLogger(__name__)
@@ -361,7 +362,10 @@ class CausalGenerator:
             set_threads(threads)
         self.precision = run_dtype(model, settings.precision, self.device, key, _beside(key, "precision"))
         self.tokenizer, self.model = load_causal_lm(model, key, dtype=self.precision)
-        self.model.to(self.device)
+        if is_placed(self.model):  # spread over the job's GPUs: inputs go to its first layer
+            self.device = model_device(self.model)
+        else:
+            self.model.to(self.device)
         eos = self.model.generation_config.eos_token_id
         if eos is None:
             eos = self.tokenizer.eos_token_id

@@ -21,6 +21,7 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_decoder_only
+from natcomp.hf.placement import is_placed
 
 #: One input: a text, or a pair of texts for sentence-pair models.
 TextInput = str | tuple[str, str]
@@ -131,7 +132,8 @@ def pool_states(hidden: torch.Tensor, attention_mask: torch.Tensor, pooling: str
     if pooling == "cls":
         return hidden[:, 0]
     if pooling == "mean":
-        mask = attention_mask.unsqueeze(-1).to(hidden.dtype)
+        # the states of a model spread over GPUs come from its last layer's device
+        mask = attention_mask.unsqueeze(-1).to(device=hidden.device, dtype=hidden.dtype)
         return (hidden * mask).sum(dim=1) / mask.sum(dim=1).clamp(min=1)
     if pooling == "last":
         rows = torch.arange(hidden.shape[0], device=hidden.device)
@@ -172,15 +174,20 @@ def output_field(output, name: str):
 
 
 def model_device(model: torch.nn.Module) -> torch.device:
-    """The device of a model's first parameter (CPU for a model without parameters)."""
+    """The device a model's inputs go to: for a model spread over devices
+    (:func:`natcomp.hf.placement.is_placed`) that of its input embeddings, else that of its
+    first parameter (CPU for a model without parameters)."""
+    if is_placed(model) and hasattr(model, "get_input_embeddings"):
+        return model.get_input_embeddings().weight.device
     return next((parameter.device for parameter in model.parameters()), torch.device("cpu"))
 
 
 @contextlib.contextmanager
 def _evaluating(model: torch.nn.Module, device: torch.device | str | None) -> Iterator[torch.device]:
     """Run the block with ``model`` in eval mode under ``torch.inference_mode`` on ``device``
-    (None: where the model is); the model's training flag is restored afterwards."""
-    if device is not None:
+    (None: where the model is; a model spread over devices stays where it was placed); the
+    block gets the device of the model's inputs. The model's training flag is restored."""
+    if device is not None and not is_placed(model):
         model.to(device)
     was_training = model.training
     model.eval()

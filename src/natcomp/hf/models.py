@@ -20,6 +20,7 @@ import torch
 from natcomp.adapters import Adapter, read_adapter
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_decoder_only
+from natcomp.hf.placement import load_placement
 from natcomp.hf.precision import TORCH_DTYPES
 from natcomp.shipped import SHIPPED_MODELS, shipped_model_ids, shipped_model_path
 
@@ -186,14 +187,17 @@ def _check_on_hub(repo_id: str, key: str, hint: str) -> str:
 def _load(loader, what: str, name_or_path, key: str, *, dtype: str | None = None, adapter: bool = True, **kwargs):
     """``loader.from_pretrained`` offline-safely; a model loader gives ``dtype`` (a name of
     :data:`natcomp.hf.precision.TORCH_DTYPES`), so no checkpoint's own dtype is taken
-    unasked (:mod:`natcomp.hf.precision`). An adapter folder loads its base with the adapter
-    merged (:func:`_load_adapted`; ``adapter=False``: the folder's own files)."""
+    unasked (:mod:`natcomp.hf.precision`), and a model that does not fit one of the job's
+    GPUs is spread over them (:func:`natcomp.hf.placement.load_placement`). An adapter folder
+    loads its base with the adapter merged (:func:`_load_adapted`; ``adapter=False``: the
+    folder's own files)."""
     if adapter and (found := read_adapter(name_or_path, key)) is not None:
         return _load_adapted(loader, what, found, key, dtype=dtype, **kwargs)
     source = check_model_available(name_or_path, key)
     local_only = Path(source).is_dir() or hub_offline()
     if dtype is not None:
         kwargs["dtype"] = TORCH_DTYPES[dtype]
+        kwargs.update(load_placement(source, dtype, key))
     try:
         return loader.from_pretrained(source, local_files_only=local_only, **kwargs)
     except (OSError, ValueError, KeyError, RuntimeError, TypeError, ImportError) as error:

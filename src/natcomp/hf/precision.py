@@ -32,6 +32,7 @@ import torch
 
 from natcomp.configcheck import DTYPES
 from natcomp.errors import ConfigError
+from natcomp.jobsize import dtype_name
 
 __all__ = [
     "DTYPES",
@@ -49,15 +50,6 @@ __all__ = [
 #: the torch dtype of each concrete name
 TORCH_DTYPES = {"fp32": torch.float32, "fp16": torch.float16, "bf16": torch.bfloat16}
 
-# how configs spell a dtype (transformers writes "bfloat16"; older configs "torch.bfloat16")
-_CONFIG_NAMES = {
-    "float32": "fp32",
-    "float": "fp32",
-    "float16": "fp16",
-    "half": "fp16",
-    "bfloat16": "bf16",
-}
-
 
 def check_dtype_name(value: object, key: str = "dtype") -> str:
     """``value`` as one of :data:`DTYPES`, else a :class:`ConfigError` naming ``key``."""
@@ -71,11 +63,7 @@ def checkpoint_dtype(config) -> str:
     ``dtype`` (transformers 5) or ``torch_dtype`` (older saves); fp32 when it names none
     (transformers' own default)."""
     read = config.get if isinstance(config, dict) else lambda name, default=None: getattr(config, name, default)
-    value = read("dtype", None) or read("torch_dtype", None)
-    if isinstance(value, torch.dtype):
-        value = str(value)
-    name = str(value or "float32").removeprefix("torch.")
-    return _CONFIG_NAMES.get(name, "fp32")
+    return dtype_name(read("dtype", None) or read("torch_dtype", None))
 
 
 def _bf16_on(device: torch.device) -> bool:

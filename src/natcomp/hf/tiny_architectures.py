@@ -44,9 +44,11 @@ __all__ = [
     "BUILDERS",
     "SAVED_DTYPES",
     "POSITIONS",
+    "REAL_SHAPES",
     "TOKENIZER_KINDS",
     "Architecture",
     "build_tiny",
+    "real_shape_model",
 ]
 
 #: ``kind`` values of :class:`Architecture`.
@@ -1010,3 +1012,90 @@ def build_tiny(name: str, directory: str | os.PathLike, texts: Sequence[str], *,
             layers=LAYERS, heads=HEADS, ffn_dim=FFN, seed=seed, max_length=POSITIONS,
         )  # fmt: skip
     return _build_registered(spec, directory, texts, seed)
+
+
+# ---------------------------------------------------------------- real shapes, no weights
+
+_LLAMA31_ROPE = dict(
+    rope_type="llama3",
+    rope_theta=500000.0,
+    factor=8.0,
+    low_freq_factor=1.0,
+    high_freq_factor=4.0,
+    original_max_position_embeddings=8192,
+)
+#: Released models by name: the architecture of :data:`ARCHITECTURES` whose tokenizer and
+#: conventions they have, and their real sizes (their ``config.json``'s, bf16 releases).
+REAL_SHAPES: Mapping[str, tuple[str, Mapping[str, object]]] = {
+    "Qwen2.5-0.5B": (
+        "qwen2.5",
+        dict(
+            hidden_size=896,
+            intermediate_size=4864,
+            num_hidden_layers=24,
+            num_attention_heads=14,
+            num_key_value_heads=2,
+            vocab_size=151936,
+            max_position_embeddings=32768,
+            sliding_window=32768,
+            max_window_layers=21,
+            tie_word_embeddings=True,
+        ),
+    ),
+    "Llama-3.1-8B": (
+        "llama3",
+        dict(
+            hidden_size=4096,
+            intermediate_size=14336,
+            num_hidden_layers=32,
+            num_attention_heads=32,
+            num_key_value_heads=8,
+            vocab_size=128256,
+            max_position_embeddings=131072,
+            rope_parameters=_LLAMA31_ROPE,
+            tie_word_embeddings=False,
+        ),
+    ),
+    "Llama-3.1-70B": (
+        "llama3",
+        dict(
+            hidden_size=8192,
+            intermediate_size=28672,
+            num_hidden_layers=80,
+            num_attention_heads=64,
+            num_key_value_heads=8,
+            vocab_size=128256,
+            max_position_embeddings=131072,
+            rope_parameters=_LLAMA31_ROPE,
+            tie_word_embeddings=False,
+        ),
+    ),
+}
+
+#: what the tokenizer of a :func:`real_shape_model` is trained on when no texts are given
+_SHAPE_TEXTS = ("English: the movie was good\nDutch: de film was goed\n",) * 8
+
+
+def real_shape_model(
+    name: str, directory: str | os.PathLike, texts: Sequence[str] = _SHAPE_TEXTS, *, seed: int = 0
+) -> Path:
+    """Save the config of the released model ``name`` (a key of :data:`REAL_SHAPES`), built
+    by its transformers config class with its real sizes and dtype, and a tiny tokenizer of
+    its architecture trained on ``texts``, to ``directory`` (returned): no weights. What
+    sizes a model's jobs (:mod:`natcomp.jobsize`) and plans a profile of it (``natcomp
+    evaluate -n`` reads the config and the tokenizer, never the weights); nothing can run it."""
+    import transformers
+
+    if name not in REAL_SHAPES:
+        raise ValueError(f"unknown model {name!r}; expected one of {', '.join(REAL_SHAPES)}")
+    architecture, sizes = REAL_SHAPES[name]
+    spec = ARCHITECTURES[architecture]
+    tokenizer = _tokenizer(spec, list(texts), seed)
+    config = getattr(transformers, spec.config_class)(
+        **{**spec.config, **sizes}, **_token_ids(tokenizer, spec.token_ids), architectures=[spec.model_class]
+    )
+    config.dtype = spec.dtype
+    directory = Path(directory)
+    config.save_pretrained(directory)
+    tokenizer.save_pretrained(directory)
+    return directory

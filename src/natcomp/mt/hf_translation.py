@@ -32,9 +32,10 @@ from pathlib import Path
 
 from natcomp.adapters import read_adapter
 from natcomp.errors import ConfigError
-from natcomp.hf.inference import length_sorted_batches
+from natcomp.hf.inference import length_sorted_batches, model_device
 from natcomp.hf.kinds import is_causal_lm_config
 from natcomp.hf.models import check_model_available, device, run_dtype, set_threads
+from natcomp.hf.placement import is_placed
 from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
 from transformers import LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
@@ -364,7 +365,10 @@ class HFTranslator:
             log.info("fp16 was asked for but the model runs on the CPU: decoding in fp32")
             self.precision = "fp32"
         self.tokenizer, self.model = load_seq2seq(model, key, dtype=self.precision)
-        self.model.to(self.device)
+        if is_placed(self.model):  # spread over the job's GPUs: inputs go to its first layer
+            self.device = model_device(self.model)
+        else:
+            self.model.to(self.device)
         self._forced_bos = self._language_setup()
         # Language tokens are not special tokens to every tokenizer release (transformers
         # 5's M2M100Tokenizer), so skip_special_tokens may keep them: they are dropped here.

@@ -131,7 +131,10 @@ def mask_top_tokens(
 ) -> np.ndarray:
     """The id of the top-scoring vocabulary token at the (single) mask of each text, input order."""
     run_device = hf.device(device or "auto") if not isinstance(device, torch.device) else device
-    model.to(run_device).eval()
+    if not hf.is_placed(model):  # a model spread over GPUs stays where it was placed
+        model.to(run_device)
+    model.eval()
+    run_device = hf.model_device(model)
     top = np.empty(len(texts), dtype=np.int64)
     with torch.inference_mode():
         for indices in hf.length_sorted_batches(texts, batch_size):

@@ -20,7 +20,7 @@ import os
 import sys
 import tempfile
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from natcomp.cliargs import positive_int
@@ -179,6 +179,9 @@ class RunPlan:
     config: dict
     record: dict
     targets: list[str]
+    #: the jobs that run the model, sized (natcomp.profile.jobs.PlannedJob), and their table
+    jobs: list = field(default_factory=list)
+    jobs_table: str = ""
 
 
 def plan_run(
@@ -198,7 +201,9 @@ def plan_run(
     ``fine_tuning`` (``--fine-tuning``; None: the base config's) the method of every fine-tuning family."""
     from natcomp.adapters import check_base_found_anywhere, read_adapter
     from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
+    from natcomp.jobsize import JobSettings
     from natcomp.profile import fit, runconfig
+    from natcomp.profile.jobs import format_jobs, job_plan
 
     base_path = configfile or runconfig.workflow_root() / "config" / "config.yaml"
     base = read_base(base_path)
@@ -249,6 +254,9 @@ def plan_run(
     requested = check_dtype_name(base.get("dtype", "auto"), f"{base_path}: dtype")
     lora = any(text.startswith("LoRA") for text in tuned.values())
     precision = precision_note(requested, checkpoint_dtype(model_config), lora)
+    # each job's GPUs, memory and time; a model too large for gpus.max_per_job stops here
+    job_settings = JobSettings.from_config({**base, "dtype": requested})
+    jobs = job_plan(model_config, kinds, chosen, job_settings, base=base, model=model)
     # whether MT and PLANE prompting apply the chat template: only when asked (fit.chat_templates)
     chat = fit.chat_templates(kinds, base, mt_system, chosen)
     scale = runconfig.scale_of(base, base_path)
@@ -280,6 +288,8 @@ def plan_run(
         config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
         record=record,
         targets=runconfig.profile_targets(chosen, kinds),
+        jobs=jobs,
+        jobs_table=format_jobs(jobs, job_settings, model_config.get("model_type")),
     )
 
 
@@ -324,6 +334,7 @@ def evaluate_model(
     check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
     print(f"{prog}: {plan.description}; {plan.scale} scale; the plan:", file=sys.stderr)
     print(fit.format_plan(plan.rows), file=sys.stderr)
+    print(f"{prog}: {plan.jobs_table}", file=sys.stderr)
     print(f"{prog}: precision: {plan.record['precision']}", file=sys.stderr)
     if plan.record.get("fine_tuning"):
         print(f"{prog}: fine-tuning: {fit.fine_tuning_text(plan.record['fine_tuning'])}", file=sys.stderr)

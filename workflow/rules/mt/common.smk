@@ -11,7 +11,6 @@ from natcomp.mt.config import (
 )
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 from natcomp.mt.systems import is_causal, system_entry
-from natcomp.jobsize import scaled_mem_mb, scaled_runtime
 from natcomp.runs import workflow_built
 
 MT = config["mt"]
@@ -333,6 +332,10 @@ def mt_final_outputs():
         "results/tables/mt/substitutivity_summary.tsv",
         "results/figures/mt/overgeneralisation.png",
     ]
+
+
+# Every system's jobs sized before the DAG: one line for a model too large (natcomp.jobsize).
+check_model_jobs("mt_system_translate", system_model, system=SYSTEMS)
 
 
 FINAL_OUTPUTS["mt"] = mt_final_outputs

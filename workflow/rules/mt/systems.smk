@@ -49,10 +49,10 @@ rule mt_system_translate:
         "../../../envs/nmt.yaml"
     threads: 1
     resources:
-        # the figures of a base-size model, scaled to the system's (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(system_model, 8000),
-        runtime=scaled_runtime(system_model, 240),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("mt_system_translate", system_model),
+        mem_mb=MODEL_JOBS.mem_mb("mt_system_translate", system_model),
+        runtime=MODEL_JOBS.runtime("mt_system_translate", system_model),
     params:
         sets=system_translation_set_names,
         settings=system_settings,
@@ -132,9 +132,10 @@ rule mt_system_synonym_probes:
         "../../../envs/nmt.yaml"
     threads: 1
     resources:
-        mem_mb=scaled_mem_mb(system_model, 8000),
-        runtime=scaled_runtime(system_model, 30),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("mt_system_synonym_probes", system_model),
+        mem_mb=MODEL_JOBS.mem_mb("mt_system_synonym_probes", system_model),
+        runtime=MODEL_JOBS.runtime("mt_system_synonym_probes", system_model),
     params:
         settings=system_settings,
         cache_dir="results/mt/translation_cache/systems/{system}",

@@ -5,7 +5,6 @@
 
 from pathlib import Path
 
-from natcomp.jobsize import scaled_mem_mb, scaled_runtime
 from natcomp.runs import workflow_built
 
 NONCOMPSST = config.get("noncompsst", {})
@@ -202,4 +201,10 @@ def noncompsst_final_outputs():
 # A model that is neither local nor on the hub stops its training job as it starts, with
 # the name and how to fetch it (natcomp.hf checks before loading): not at parse time, so
 # that the paper's dry run works on a machine without hub access.
+# Every model's jobs sized before the DAG: one line for a model too large (natcomp.jobsize).
+check_model_jobs(
+    "noncompsst_train", noncompsst_model_location, model=noncompsst_models()
+)
+
+
 FINAL_OUTPUTS["noncompsst"] = noncompsst_final_outputs

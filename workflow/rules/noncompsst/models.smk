@@ -58,10 +58,10 @@ rule noncompsst_train:
         "../../../envs/noncompsst.yaml"
     threads: 1
     resources:
-        gpu=1,
-        # the figures of a base-size encoder, scaled to the model's size (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(noncompsst_model_location, 16000),
-        runtime=scaled_runtime(noncompsst_model_location, 120),
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("noncompsst_train", noncompsst_model_location),
+        mem_mb=MODEL_JOBS.mem_mb("noncompsst_train", noncompsst_model_location),
+        runtime=MODEL_JOBS.runtime("noncompsst_train", noncompsst_model_location),
     params:
         location=noncompsst_model_location,
         training=noncompsst_model_training,

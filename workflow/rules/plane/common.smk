@@ -3,8 +3,6 @@
 # (GOoD / One-IT / in-distribution splits, checks of the released splits), evaluate.smk
 # (two-shot prompting, NLI transfer, fine-tuning), report.smk (tables and Figure 1).
 
-from natcomp.jobsize import scaled_mem_mb, scaled_runtime
-
 PLANE = config.get("plane", {})
 PLANE_DOWNLOADS = "results/downloads/plane"
 
@@ -170,6 +168,22 @@ def plane_final_outputs():
     if PLANE["released"]["enabled"]:
         outputs.append("results/tables/plane/released_checks.tsv")
     return outputs
+
+
+# Every model's jobs sized before the DAG: one line for a model too large (natcomp.jobsize).
+if PLANE.get("enabled", False):
+    if PLANE["prompting"]["enabled"] or PLANE["zero_shot"]["enabled"]:
+        check_model_jobs(
+            "plane_prompting",
+            plane_model_location("prompting"),
+            model=PLANE["prompting"]["models"],
+        )
+    if PLANE["nli"]["enabled"]:
+        check_model_jobs(
+            "plane_nli", plane_model_location("nli"), model=PLANE["nli"]["models"]
+        )
+    if PLANE["finetune"]["enabled"]:
+        check_model_jobs("plane_finetune", plane_finetune_location)
 
 
 FINAL_OUTPUTS["plane"] = plane_final_outputs

@@ -55,10 +55,10 @@ rule plane_prompting:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
-        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(plane_model_location("prompting"), 4000),
-        runtime=scaled_runtime(plane_model_location("prompting"), 30),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("plane_prompting", plane_model_location("prompting")),
+        mem_mb=MODEL_JOBS.mem_mb("plane_prompting", plane_model_location("prompting")),
+        runtime=MODEL_JOBS.runtime("plane_prompting", plane_model_location("prompting")),
     params:
         location=plane_model_location("prompting"),
         prompting=lookup(dpath="plane/prompting", within=config),
@@ -83,10 +83,10 @@ rule plane_zero_shot:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
-        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(plane_model_location("prompting"), 4000),
-        runtime=scaled_runtime(plane_model_location("prompting"), 30),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("plane_zero_shot", plane_model_location("prompting")),
+        mem_mb=MODEL_JOBS.mem_mb("plane_zero_shot", plane_model_location("prompting")),
+        runtime=MODEL_JOBS.runtime("plane_zero_shot", plane_model_location("prompting")),
     params:
         location=plane_model_location("prompting"),
         prompting=lookup(dpath="plane/prompting", within=config),
@@ -112,10 +112,10 @@ rule plane_nli:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
-        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(plane_model_location("nli"), 4000),
-        runtime=scaled_runtime(plane_model_location("nli"), 30),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("plane_nli", plane_model_location("nli")),
+        mem_mb=MODEL_JOBS.mem_mb("plane_nli", plane_model_location("nli")),
+        runtime=MODEL_JOBS.runtime("plane_nli", plane_model_location("nli")),
     params:
         location=plane_model_location("nli"),
         nli=lookup(dpath="plane/nli", within=config),
@@ -144,10 +144,10 @@ rule plane_finetune:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
-        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(plane_finetune_location, 8000),
-        runtime=scaled_runtime(plane_finetune_location, 60),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("plane_finetune", plane_finetune_location),
+        mem_mb=MODEL_JOBS.mem_mb("plane_finetune", plane_finetune_location),
+        runtime=MODEL_JOBS.runtime("plane_finetune", plane_finetune_location),
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
         training=plane_finetune_training,
@@ -173,10 +173,10 @@ rule plane_finetune_released:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
-        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(plane_finetune_location, 8000),
-        runtime=scaled_runtime(plane_finetune_location, 60),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("plane_finetune_released", plane_finetune_location),
+        mem_mb=MODEL_JOBS.mem_mb("plane_finetune_released", plane_finetune_location),
+        runtime=MODEL_JOBS.runtime("plane_finetune_released", plane_finetune_location),
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
         training=plane_finetune_training,
@@ -203,10 +203,10 @@ rule plane_finetune_length:
         "../../../envs/plane.yaml"
     threads: 1
     resources:
-        # the figures of a base-size model, scaled to the job's (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(plane_finetune_location, 8000),
-        runtime=scaled_runtime(plane_finetune_location, 60),
-        gpu=1,
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("plane_finetune_length", plane_finetune_location),
+        mem_mb=MODEL_JOBS.mem_mb("plane_finetune_length", plane_finetune_location),
+        runtime=MODEL_JOBS.runtime("plane_finetune_length", plane_finetune_location),
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
         training=plane_finetune_training,

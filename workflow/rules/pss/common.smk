@@ -1,5 +1,4 @@
 # PSS family: config shortcuts, input functions and the family's final outputs.
-from natcomp.jobsize import scaled_mem_mb, scaled_runtime
 from natcomp.pss.encoders import layer_and_length_for, learning_rate_for
 
 PSS = config["pss"]
@@ -175,6 +174,17 @@ def pss_final_outputs():
         "results/tables/pss/table1_pos_to_neg.html",
         "results/tables/pss/cleaning.tsv",
     ]
+
+
+# Every model's jobs sized before the DAG: one line for a model too large (natcomp.jobsize).
+check_model_jobs("pss_embed", pss_model, encoder=PSS_ENCODERS)
+check_model_jobs(
+    "pss_fine_tune",
+    pss_model,
+    encoder=[
+        e for e in PSS_ENCODERS if "ft" in PSS["encoders"][e].get("modes", ["ft"])
+    ],
+)
 
 
 FINAL_OUTPUTS["pss"] = pss_final_outputs

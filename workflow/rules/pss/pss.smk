@@ -77,10 +77,10 @@ rule pss_embed:
     conda:
         "../../../envs/pss.yaml"
     resources:
-        gpu=1,
-        # a base-size encoder's figures, scaled to the model (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(pss_model, 4000),
-        runtime=scaled_runtime(pss_model, 30),
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("pss_embed", pss_model),
+        mem_mb=MODEL_JOBS.mem_mb("pss_embed", pss_model),
+        runtime=MODEL_JOBS.runtime("pss_embed", pss_model),
     params:
         encoder=pss_encoder_spec,
         columns=[PSS_SET_COLUMNS[name] for name in PSS_SETS],
@@ -137,10 +137,10 @@ rule pss_fine_tune:
     conda:
         "../../../envs/pss.yaml"
     resources:
-        gpu=1,
-        # a base-size encoder's figures, scaled to the model (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(pss_model, 8000),
-        runtime=scaled_runtime(pss_model, 60),
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("pss_fine_tune", pss_model),
+        mem_mb=MODEL_JOBS.mem_mb("pss_fine_tune", pss_model),
+        runtime=MODEL_JOBS.runtime("pss_fine_tune", pss_model),
     params:
         model=pss_model,
         pooling=pss_pooling,

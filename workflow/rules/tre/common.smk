@@ -1,5 +1,4 @@
 # TRE family: config shortcuts, input functions and the family's final outputs.
-from natcomp.jobsize import scaled_mem_mb, scaled_runtime
 
 TRE = config["tre"]
 TRE_ENCODERS = list(TRE["encoders"])
@@ -100,6 +99,10 @@ def tre_final_outputs():
         "results/tables/tre/table2.html",
         "results/figures/tre/tre_vs_wns.png",
     ]
+
+
+# Every model's jobs sized before the DAG: one line for a model too large (natcomp.jobsize).
+check_model_jobs("tre_embed", tre_model, encoder=TRE_ENCODERS)
 
 
 FINAL_OUTPUTS["tre"] = tre_final_outputs

@@ -73,10 +73,10 @@ rule tre_embed:
     conda:
         "../../../envs/tre.yaml"
     resources:
-        gpu=1,
-        # a base-size encoder's figures, scaled to the model (natcomp.jobsize)
-        mem_mb=scaled_mem_mb(tre_model, 4000),
-        runtime=scaled_runtime(tre_model, 30),
+        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
+        gpu=MODEL_JOBS.gpus("tre_embed", tre_model),
+        mem_mb=MODEL_JOBS.mem_mb("tre_embed", tre_model),
+        runtime=MODEL_JOBS.runtime("tre_embed", tre_model),
     params:
         encoder=tre_encoder_spec,
         columns=[["sentence"]] * len(TRE_SETS),
