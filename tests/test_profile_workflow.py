@@ -359,6 +359,47 @@ def test_a_70b_llms_inference_jobs_ask_snakemake_for_several_gpus(real_shapes, t
             ), (name, job)
 
 
+def test_a_familys_fine_tuning_setting_sizes_its_jobs_in_the_plan_and_in_snakemake(real_shapes, tmp_path):
+    """The job sizes follow each family's fine_tuning setting, not the default: with
+    --fine-tuning lora a 0.5B model (full by auto) is sized for LoRA in the plan and in
+    Snakemake's resources; with PSS's method full an 8B model's full fine-tuning needs more
+    than one GPU, one line before any job."""
+    from natcomp import jobsize
+    from natcomp.finetuning import FineTuning
+    from natcomp.profile import runconfig
+    from natcomp.profile.cli import plan_run
+
+    folder = real_shapes["Qwen2.5-0.5B"]
+    planned = plan_run(str(folder), configfile=REPO / "config" / "paper.yaml", fine_tuning="lora")
+    methods = {job.rules[0]: job.size.method for job in planned.jobs}
+    assert methods["pss_fine_tune"] == methods["noncompsst_train"] == methods["plane_finetune"] == "lora"
+    assert methods["pss_embed"] == "inference"
+    configfile = runconfig.write_config(planned.config, tmp_path / "lora.yaml", "the test")
+    run = tmp_path / "run"
+    run.mkdir()
+    detail = subprocess.run(
+        [sys.executable, "-m", "snakemake", "--snakefile", str(REPO / "Snakefile"), "--directory", str(run),
+         "--configfile", str(configfile), "-n", "--cores", "1", "--", *planned.targets],
+        cwd=tmp_path, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(REPO / "src")},
+    )  # fmt: skip
+    assert detail.returncode == 0, detail.stderr[-3000:]
+    lora = jobsize.job_size("pss_fine_tune", folder, fine_tuning=FineTuning(method="lora"))
+    full = jobsize.job_size("pss_fine_tune", folder)
+    assert lora.mem_mb != full.mem_mb, "the test needs LoRA and full to differ"
+    for job in planned_resources(detail.stdout)["pss_fine_tune"]:
+        assert job.get("mem_mb") == str(lora.mem_mb), job
+
+    base = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
+    base["pss"]["fine_tune"]["fine_tuning"] = {"method": "full"}
+    (tmp_path / "full.yaml").write_text(yaml.safe_dump(base))
+    result = natcomp(
+        "evaluate", "--model", str(real_shapes["Llama-3.1-8B"]), "--configfile", str(tmp_path / "full.yaml"), "-n",
+        "--families", "pss", cwd=tmp_path,
+    )  # fmt: skip
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr[-2000:]
+    assert len(result.stderr.strip().splitlines()) == 1, result.stderr
+
+
 def test_a_model_too_large_for_the_gpus_per_job_stops_the_plan_in_one_line(real_shapes, tmp_path):
     base = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
     (tmp_path / "two.yaml").write_text(yaml.safe_dump({**base, "gpus": {"max_per_job": 2}}))

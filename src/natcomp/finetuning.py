@@ -210,18 +210,24 @@ def family_key(family: str) -> str:
     return ".".join((family, *FAMILY_SECTIONS[family], "fine_tuning"))
 
 
-def family_fine_tuning(config: Mapping, family: str, model_config: Mapping | None) -> FineTuning:
-    """How ``family`` (a key of :data:`FAMILY_SECTIONS`) fine-tunes the model of
-    ``model_config`` (its ``config.json`` as a mapping; None: unknown, taken as small) in a
-    run of ``config`` (the whole config): its ``fine_tuning`` setting with ``auto`` decided
-    by the model's parameter count and ``gpus.memory_gb``. A bad setting is a one-line
-    :class:`ConfigError` naming its key."""
+def family_setting(config: Mapping, family: str) -> FineTuning:
+    """``family``'s ``fine_tuning`` setting in a run of ``config`` (the whole config), as
+    written (``auto`` not decided); a bad setting is a one-line :class:`ConfigError`."""
     section: object = config.get(family) or {}
     for part in FAMILY_SECTIONS[family]:
         section = (section.get(part) if isinstance(section, Mapping) else None) or {}
     setting = section.get("fine_tuning") if isinstance(section, Mapping) else None
+    return FineTuning.from_config(setting, family_key(family))
+
+
+def family_fine_tuning(config: Mapping, family: str, model_config: Mapping | None) -> FineTuning:
+    """How ``family`` (a key of :data:`FAMILY_SECTIONS`) fine-tunes the model of
+    ``model_config`` (its ``config.json`` as a mapping; None: unknown, taken as small) in a
+    run of ``config`` (the whole config): its ``fine_tuning`` setting
+    (:func:`family_setting`) with ``auto`` decided by the model's parameter count and
+    ``gpus.memory_gb``. A bad setting is a one-line :class:`ConfigError` naming its key."""
     key = family_key(family)
-    resolved = FineTuning.from_config(setting, key).for_model(model_config, gpu_memory_gb(config))
+    resolved = family_setting(config, family).for_model(model_config, gpu_memory_gb(config))
     if resolved.method == "lora" and model_config:
         resolved.modules(str(model_config.get("model_type", "")), key)  # known projections, before any job
     return resolved

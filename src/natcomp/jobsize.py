@@ -519,6 +519,6 @@ class RuleResources:
         size = self.size(rule, model_of, fine_tuning_of)
         return lambda wildcards: size(wildcards).mem_mb
 
-    def runtime(self, rule: str, model_of: Callable) -> Callable:
-        size = self.size(rule, model_of)
+    def runtime(self, rule: str, model_of: Callable, fine_tuning_of: Callable | None = None) -> Callable:
+        size = self.size(rule, model_of, fine_tuning_of)
         return lambda wildcards: size(wildcards).runtime_min

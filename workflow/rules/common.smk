@@ -16,6 +16,7 @@ if _SRC not in sys.path:
 
 from natcomp.configcheck import check_config, load_schema, read_typed_strings
 from natcomp.errors import ConfigError
+from natcomp.finetuning import family_setting
 from natcomp.jobsize import JobSettings, RuleResources
 from natcomp.summary import run_scale, run_settings
 from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
@@ -53,11 +54,18 @@ for _family in FAMILIES:
 MODEL_JOBS = RuleResources(JobSettings.from_config(config), stop=stop_on_config_error)
 
 
-def check_model_jobs(rule, model_of, **values):
+def check_model_jobs(rule, model_of, fine_tuning_of=None, **values):
     """Size the jobs of a rule that runs a model for each value of its wildcards the config
     names (values: wildcard -> its values): a model too large for gpus.max_per_job ends the
     run in one line before any job (inside the DAG Snakemake would wrap the line)."""
-    stop_on_config_error(MODEL_JOBS.check, rule, model_of, values)
+    stop_on_config_error(MODEL_JOBS.check, rule, model_of, values, fine_tuning_of)
+
+
+def fine_tuning_of(family):
+    """A fine-tuning rule's fine_tuning_of for MODEL_JOBS: its family's setting
+    (natcomp.finetuning.family_setting; auto is decided per model when the job is sized)."""
+    setting = stop_on_config_error(family_setting, config, family)
+    return lambda wildcards: setting
 
 
 # One run per folder (natcomp.runs): results/ of this working directory must belong to

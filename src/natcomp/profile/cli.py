@@ -200,6 +200,7 @@ def plan_run(
     ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template;
     ``fine_tuning`` (``--fine-tuning``; None: the base config's) the method of every fine-tuning family."""
     from natcomp.adapters import check_base_found_anywhere, read_adapter
+    from natcomp.finetuning import FAMILY_SECTIONS, family_setting
     from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
     from natcomp.jobsize import JobSettings
     from natcomp.profile import fit, runconfig
@@ -256,7 +257,8 @@ def plan_run(
     precision = precision_note(requested, checkpoint_dtype(model_config), lora)
     # each job's GPUs, memory and time; a model too large for gpus.max_per_job stops here
     job_settings = JobSettings.from_config({**base, "dtype": requested})
-    jobs = job_plan(model_config, kinds, chosen, job_settings, base=base, model=model)
+    settings_of = {family: family_setting(base, family) for family in chosen if family in FAMILY_SECTIONS}
+    jobs = job_plan(model_config, kinds, chosen, job_settings, base=base, model=model, fine_tuning=settings_of)
     # whether MT and PLANE prompting apply the chat template: only when asked (fit.chat_templates)
     chat = fit.chat_templates(kinds, base, mt_system, chosen)
     scale = runconfig.scale_of(base, base_path)

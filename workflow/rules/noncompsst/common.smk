@@ -203,7 +203,10 @@ def noncompsst_final_outputs():
 # that the paper's dry run works on a machine without hub access.
 # Every model's jobs sized before the DAG: one line for a model too large (natcomp.jobsize).
 check_model_jobs(
-    "noncompsst_train", noncompsst_model_location, model=noncompsst_models()
+    "noncompsst_train",
+    noncompsst_model_location,
+    fine_tuning_of("noncompsst"),
+    model=noncompsst_models(),
 )
 
 

@@ -59,9 +59,15 @@ rule noncompsst_train:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("noncompsst_train", noncompsst_model_location),
-        mem_mb=MODEL_JOBS.mem_mb("noncompsst_train", noncompsst_model_location),
-        runtime=MODEL_JOBS.runtime("noncompsst_train", noncompsst_model_location),
+        gpu=MODEL_JOBS.gpus(
+            "noncompsst_train", noncompsst_model_location, fine_tuning_of("noncompsst")
+        ),
+        mem_mb=MODEL_JOBS.mem_mb(
+            "noncompsst_train", noncompsst_model_location, fine_tuning_of("noncompsst")
+        ),
+        runtime=MODEL_JOBS.runtime(
+            "noncompsst_train", noncompsst_model_location, fine_tuning_of("noncompsst")
+        ),
     params:
         location=noncompsst_model_location,
         training=noncompsst_model_training,

@@ -183,7 +183,9 @@ if PLANE.get("enabled", False):
             "plane_nli", plane_model_location("nli"), model=PLANE["nli"]["models"]
         )
     if PLANE["finetune"]["enabled"]:
-        check_model_jobs("plane_finetune", plane_finetune_location)
+        check_model_jobs(
+            "plane_finetune", plane_finetune_location, fine_tuning_of("plane")
+        )
 
 
 FINAL_OUTPUTS["plane"] = plane_final_outputs

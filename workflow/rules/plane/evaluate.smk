@@ -145,9 +145,15 @@ rule plane_finetune:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("plane_finetune", plane_finetune_location),
-        mem_mb=MODEL_JOBS.mem_mb("plane_finetune", plane_finetune_location),
-        runtime=MODEL_JOBS.runtime("plane_finetune", plane_finetune_location),
+        gpu=MODEL_JOBS.gpus(
+            "plane_finetune", plane_finetune_location, fine_tuning_of("plane")
+        ),
+        mem_mb=MODEL_JOBS.mem_mb(
+            "plane_finetune", plane_finetune_location, fine_tuning_of("plane")
+        ),
+        runtime=MODEL_JOBS.runtime(
+            "plane_finetune", plane_finetune_location, fine_tuning_of("plane")
+        ),
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
         training=plane_finetune_training,
@@ -174,9 +180,15 @@ rule plane_finetune_released:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("plane_finetune_released", plane_finetune_location),
-        mem_mb=MODEL_JOBS.mem_mb("plane_finetune_released", plane_finetune_location),
-        runtime=MODEL_JOBS.runtime("plane_finetune_released", plane_finetune_location),
+        gpu=MODEL_JOBS.gpus(
+            "plane_finetune_released", plane_finetune_location, fine_tuning_of("plane")
+        ),
+        mem_mb=MODEL_JOBS.mem_mb(
+            "plane_finetune_released", plane_finetune_location, fine_tuning_of("plane")
+        ),
+        runtime=MODEL_JOBS.runtime(
+            "plane_finetune_released", plane_finetune_location, fine_tuning_of("plane")
+        ),
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
         training=plane_finetune_training,
@@ -204,9 +216,15 @@ rule plane_finetune_length:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("plane_finetune_length", plane_finetune_location),
-        mem_mb=MODEL_JOBS.mem_mb("plane_finetune_length", plane_finetune_location),
-        runtime=MODEL_JOBS.runtime("plane_finetune_length", plane_finetune_location),
+        gpu=MODEL_JOBS.gpus(
+            "plane_finetune_length", plane_finetune_location, fine_tuning_of("plane")
+        ),
+        mem_mb=MODEL_JOBS.mem_mb(
+            "plane_finetune_length", plane_finetune_location, fine_tuning_of("plane")
+        ),
+        runtime=MODEL_JOBS.runtime(
+            "plane_finetune_length", plane_finetune_location, fine_tuning_of("plane")
+        ),
     params:
         model=lookup(dpath="plane/finetune/model", within=config),
         training=plane_finetune_training,

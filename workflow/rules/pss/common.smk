@@ -181,6 +181,7 @@ check_model_jobs("pss_embed", pss_model, encoder=PSS_ENCODERS)
 check_model_jobs(
     "pss_fine_tune",
     pss_model,
+    fine_tuning_of("pss"),
     encoder=[
         e for e in PSS_ENCODERS if "ft" in PSS["encoders"][e].get("modes", ["ft"])
     ],
