@@ -152,7 +152,7 @@ def test_the_base_gives_config_and_job_size_and_the_adapter_its_own_tokenizer(tm
     base = base_folder(tmp_path / "base")
     adapter = adapter_folder(tmp_path / "lora", str(base))
     assert jobsize.model_config(adapter) == BASE_CONFIG
-    assert jobsize.job_mem_mb(adapter, 1000) == jobsize.job_mem_mb(base, 1000)
+    assert jobsize.job_size("pss_embed", adapter) == jobsize.job_size("pss_embed", base)
     assert jobsize.model_file(adapter, "tokenizer_config.json") == base / "tokenizer_config.json"
     (adapter / "tokenizer_config.json").write_text("{}")
     assert jobsize.model_file(adapter, "tokenizer_config.json") == adapter / "tokenizer_config.json"

@@ -204,7 +204,7 @@ def test_every_rule_that_runs_a_model_is_sized_by_its_own_name():
         for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
             name = re.match(r"rule (\w+):", block)
             if name and "gpu=" in block:
-                sized[name.group(1)] = re.findall(r'MODEL_JOBS\.\w+\("(\w+)"', block)
+                sized[name.group(1)] = re.findall(r'MODEL_JOBS\.\w+\(\s*"(\w+)"', block)
     for rule in jobsize.RULES:
         assert sized.get(rule) == [rule] * 3, (rule, sized.get(rule))
     assert all(not names for rule, names in sized.items() if rule not in jobsize.RULES)

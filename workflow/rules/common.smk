@@ -63,7 +63,8 @@ def check_model_jobs(rule, model_of, fine_tuning_of=None, **values):
 
 def fine_tuning_of(family):
     """A fine-tuning rule's fine_tuning_of for MODEL_JOBS: its family's setting
-    (natcomp.finetuning.family_setting; auto is decided per model when the job is sized)."""
+    (natcomp.finetuning.family_setting; auto is decided per model when the job is sized).
+    """
     setting = stop_on_config_error(family_setting, config, family)
     return lambda wildcards: setting
 

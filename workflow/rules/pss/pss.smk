@@ -138,15 +138,9 @@ rule pss_fine_tune:
         "../../../envs/pss.yaml"
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus(
-            "pss_fine_tune", pss_model, fine_tuning_of("pss")
-        ),
-        mem_mb=MODEL_JOBS.mem_mb(
-            "pss_fine_tune", pss_model, fine_tuning_of("pss")
-        ),
-        runtime=MODEL_JOBS.runtime(
-            "pss_fine_tune", pss_model, fine_tuning_of("pss")
-        ),
+        gpu=MODEL_JOBS.gpus("pss_fine_tune", pss_model, fine_tuning_of("pss")),
+        mem_mb=MODEL_JOBS.mem_mb("pss_fine_tune", pss_model, fine_tuning_of("pss")),
+        runtime=MODEL_JOBS.runtime("pss_fine_tune", pss_model, fine_tuning_of("pss")),
     params:
         model=pss_model,
         pooling=pss_pooling,
