@@ -58,14 +58,14 @@ LORA = {
 }
 #: (rule, model) -> method, GPU bytes, GPUs, host MB, minutes, on 80 GB GPUs in bf16:
 #: inference: P x 2 bytes x 1.25; full: P x 16 / 0.5; LoRA: (P x 2 + adapters x 16) x 1.25;
-#: host: the rule's MB + 2 copies x P x 2 bytes (full: x 4 bytes); minutes: the rule's x P / 110M
+#: host: the rule's MB + 2 copies x P x 2 bytes (full: x 4 bytes); minutes: the rule's x P / 10B, at least the rule's
 SIZES = {
-    ("tre_embed", "Qwen2.5-0.5B"): ("inference", 1_234_903_040, 1, 4000 + 1976, 135),
-    ("pss_fine_tune", "Qwen2.5-0.5B"): ("full", 15_806_758_912, 1, 8000 + 3952, 270),
-    ("tre_embed", "Llama-3.1-8B"): ("inference", 20_074_987_520, 1, 4000 + 32_120, 2190),
-    ("pss_fine_tune", "Llama-3.1-8B"): ("lora", 20_347_617_280, 1, 8000 + 32_120, 4380),
-    ("tre_embed", "Llama-3.1-70B"): ("inference", 176_380_968_960, 3, 4000 + 282_210, 19_242),
-    ("pss_fine_tune", "Llama-3.1-70B"): ("lora", 177_691_688_960, 3, 8000 + 282_210, 38_484),
+    ("tre_embed", "Qwen2.5-0.5B"): ("inference", 1_234_903_040, 1, 4000 + 1976, 30),
+    ("pss_fine_tune", "Qwen2.5-0.5B"): ("full", 15_806_758_912, 1, 8000 + 3952, 60),
+    ("tre_embed", "Llama-3.1-8B"): ("inference", 20_074_987_520, 1, 4000 + 32_120, 30),
+    ("pss_fine_tune", "Llama-3.1-8B"): ("lora", 20_347_617_280, 1, 8000 + 32_120, 60),
+    ("tre_embed", "Llama-3.1-70B"): ("inference", 176_380_968_960, 3, 4000 + 282_210, 212),
+    ("pss_fine_tune", "Llama-3.1-70B"): ("lora", 177_691_688_960, 3, 8000 + 282_210, 424),
 }
 
 
@@ -117,10 +117,10 @@ def test_job_sizes_by_hand(configs, rule, name):
 
 def test_what_the_plan_says_of_a_job(configs):
     inference = jobsize.size_job("tre_embed", configs["Llama-3.1-70B"])
-    assert inference.describe() == "3 GPUs, 177 GB of GPU memory, 287 GB host memory, 320.7 h"
+    assert inference.describe() == "3 GPUs, 177 GB of GPU memory, 287 GB host memory, 3.5 h"
     assert inference.role() == "inference in bf16"
     lora = jobsize.size_job("plane_finetune", configs["Llama-3.1-8B"])
-    assert lora.describe() == "1 GPU, 21 GB of GPU memory, 41 GB host memory, 73.0 h"
+    assert lora.describe() == "1 GPU, 21 GB of GPU memory, 41 GB host memory, 1.0 h"
     assert lora.role("llama") == "fine-tuning: LoRA r=16, alpha=32 on q,k,v,o, gradient checkpointing"
     assert jobsize.size_job("pss_fine_tune", configs["Qwen2.5-0.5B"]).role() == "fine-tuning: full"
     assert jobsize.format_minutes(30) == "30 min" and jobsize.format_gpus(1) == "1 GPU"
@@ -186,7 +186,7 @@ def test_a_rules_resources_read_the_jobs_model_from_its_wildcards(real_shapes, t
 
     gpus, mem_mb = resources.gpus("tre_embed", model_of), resources.mem_mb("tre_embed", model_of)
     runtime = resources.runtime("tre_embed", model_of)
-    assert (gpus(Wildcards("llama")), mem_mb(Wildcards("llama")), runtime(Wildcards("llama"))) == (3, 286_210, 19_242)
+    assert (gpus(Wildcards("llama")), mem_mb(Wildcards("llama")), runtime(Wildcards("llama"))) == (3, 286_210, 212)
     assert (gpus(Wildcards("other")), mem_mb(Wildcards("other")), runtime(Wildcards("other"))) == (1, 4880, 30)
     # a family's fine-tuning settings, and the stop the workflow ends a ConfigError with
     full = resources.gpus("pss_fine_tune", model_of, lambda wildcards: FineTuning(method="full"))

@@ -43,12 +43,23 @@ time of a job that runs a model"). The constants and why:
   the job loads them in (the job's dtype at inference and for LoRA, fp32 for full
   fine-tuning): ``from_pretrained`` may hold the checkpoint's tensors beside the model's
   for a moment;
-- *time*: a forward and backward pass costs about 6 FLOPs per parameter and token (Kaplan
-  et al. 2020), so the same data takes time in proportion to the parameters: the rule's
-  minutes x parameters / 110M, never less than the rule's minutes. Spreading a model over
-  GPUs does not shorten it: ``device_map`` places successive layers on successive GPUs and
-  a batch passes through them one GPU after the other (no GPU computes while another does),
-  so the time of a job is that of one GPU holding the whole model;
+- *time*: the rule's minutes are a limit with ample headroom for a base-size encoder, whose
+  batches leave a GPU mostly idle (kernel launches and memory traffic, not arithmetic, bound
+  them). They hold up to :data:`TIME_REFERENCE_PARAMETERS` (10 billion parameters) on an
+  A100 or H100: embedding PSS's 440,000 Yelp sentences (about 20 tokens each) with an 8B
+  model is about 2 x 8e9 x 440,000 x 20 = 1.4e17 FLOPs, some 8 minutes at 300 TFLOP/s of
+  bf16, inside ``pss_embed``'s 30; decoding is bound by reading the weights once per step
+  (16 GB in bf16, about 6 ms at 2.5 TB/s). Above that size the arithmetic of every token
+  grows with the parameters (2 FLOPs per parameter and token forward, 6 with the backward
+  pass; Kaplan et al. 2020), so the time does too: the rule's minutes x parameters / 10B,
+  never less than the rule's minutes. An estimate, not a measurement (no GPU was lent when
+  it was written; ``benchmarks/llm_8b_gpu.py`` measures an 8B model's steps); a cluster's
+  own figures go in with ``--set-resources``. (Until issue 43 the rule's minutes were
+  scaled from 110M parameters, which asked SLURM for 2,566 hours to translate with a 70B
+  model.) Spreading a model over GPUs does not shorten it: ``device_map`` places
+  successive layers on successive GPUs and a batch passes through them one GPU after the
+  other (no GPU computes while another does), so the time of a job is that of one GPU
+  holding the whole model;
 - a model whose config is neither a folder, a shipped model nor in the Hugging Face cache
   (a model the workflow builds, the demo's) is sized as a base-size fp32 model: 1 GPU;
 - an adapter folder (:mod:`natcomp.adapters`) is sized as its base: the adapter's own
@@ -72,6 +83,7 @@ from natcomp.finetuning import FULL_BYTES_PER_PARAMETER, FULL_SHARE_OF_GPU, GPU_
 
 __all__ = [
     "BASE_PARAMETERS",
+    "TIME_REFERENCE_PARAMETERS",
     "DTYPE_BYTES",
     "LOAD_COPIES",
     "MAX_GPUS_PER_JOB",
@@ -100,6 +112,8 @@ __all__ = [
 
 #: the parameters of BERT-base, the size the rules' own figures are for
 BASE_PARAMETERS = 110_000_000
+#: the model size up to which a rule's minutes hold; above, the time grows with the parameters
+TIME_REFERENCE_PARAMETERS = 10_000_000_000
 #: bytes per parameter of each concrete dtype
 DTYPE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
 #: GPU memory beyond the weights (inference) or beyond weights and adapters (LoRA), as a
@@ -419,7 +433,7 @@ def size_job(
         raise ConfigError("gpus.max_per_job", problem)
     load_dtype = "fp32" if method == "full" else dtype
     mem_mb = figures.other_mb + math.ceil(parameters * DTYPE_BYTES[load_dtype] * LOAD_COPIES / 1e6)
-    runtime = max(figures.base_minutes, math.ceil(figures.base_minutes * parameters / BASE_PARAMETERS))
+    runtime = max(figures.base_minutes, math.ceil(figures.base_minutes * parameters / TIME_REFERENCE_PARAMETERS))
     return JobSize(rule, method, dtype, counted, need, gpus, mem_mb, runtime, resolved)
 
 
