@@ -56,6 +56,8 @@ def test_demo_dry_run():
     assert jobs["mt_treebank"] == jobs["mt_extract_fragments"] == jobs["mt_search_fragments"] == 1
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1
     assert "plane_finetune_released" not in jobs, "the demo has no released splits"
+    # the demo's TRE encoders set no max_length: one length setting each (issue 42), no new job
+    assert jobs["tre_embed"] == jobs["tre_fit"] == jobs["tre_held_out_fit"] == 2
     assert jobs["plane_finetune_length"] == 2, "the demo's input-length sweep: two lengths"
     assert jobs["plane_subword_figure"] == 1
 
@@ -76,6 +78,21 @@ def test_paper_dry_run():
     assert jobs["plane_finetune"] == 10, "the own splits stay as a second setting: 5 seeds x 2 kinds"
     assert jobs["plane_zero_shot"] == 6, "Table 8: the 6 prompting models"
     assert jobs["plane_finetune_length"] == 25, "Figure 8: 5 in-distribution splits x 5 input lengths"
+    # TRE: bert_base at bert-as-service's 25 tokens and with no limit, mpnet and minilm once (issue 42)
+    assert jobs["tre_embed"] == jobs["tre_fit"] == jobs["tre_held_out_fit"] == 4
+
+
+def test_paper_dry_run_plans_bert_at_25_tokens_and_with_no_limit():
+    planned = snakemake("-n", "--forceall", "results/tables/tre/table2.tsv", "--configfile", "config/paper.yaml").stdout
+    for length in ("25", "none"):
+        for path in (
+            f"results/tre/embeddings/bert_base/mean/max_length_{length}/sst.npy",
+            f"results/tre/scores/bert_base/max_length_{length}.tsv",
+            f"results/tre/held_out/scores/bert_base/max_length_{length}.tsv",
+        ):
+            assert path in planned, path
+    assert "results/tre/scores/minilm/max_length_none.tsv" in planned
+    assert "results/tre/scores/minilm/max_length_25" not in planned, "an encoder without a limit runs once"
 
 
 def test_a_disabled_family_adds_no_job(tmp_path):

@@ -61,10 +61,10 @@ def test_pss_heads_train_at_the_encoders_own_learning_rate(rule):
 def test_pss_and_tre_pool_the_encoders_own_layer(rule):
     assert params(rule, "pss_embed", encoder="bert_base", pooling="mean")["encoder"]["layer"] == -2
     assert params(rule, "pss_frozen", encoder="bert_base", head="dnn")["layer"] == -2  # the FB rows state it
-    assert params(rule, "tre_embed", encoder="bert_base", pooling="mean")["encoder"]["layer"] == -2
+    assert params(rule, "tre_embed", encoder="bert_base", pooling="mean", max_length="25")["encoder"]["layer"] == -2
     # an encoder without a layer pools the last one
     assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["encoder"]["layer"] == -1
-    assert params(rule, "tre_embed", encoder="minilm", pooling="mean")["encoder"]["layer"] == -1
+    assert params(rule, "tre_embed", encoder="minilm", pooling="mean", max_length="none")["encoder"]["layer"] == -1
 
 
 def test_pss_embeds_the_pairs_originals_first_then_rewrites(rule):
@@ -74,13 +74,14 @@ def test_pss_embeds_the_pairs_originals_first_then_rewrites(rule):
 
 
 def test_pss_and_tre_read_the_encoders_own_max_length(rule):
-    """bert-as-service's 25 tokens for the paper's BERT; the sections' 128 for the others."""
+    """bert-as-service's 25 tokens for the paper's BERT; PSS's sections' 128 for the others. TRE
+    embeds at the path's length setting: 25, or none (no limit; tests/tre/test_lengths.py)."""
     assert params(rule, "pss_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
     assert params(rule, "pss_frozen", encoder="bert_base", head="linear")["max_length"] == 25
-    assert params(rule, "tre_embed", encoder="bert_base", pooling="mean")["embed"]["max_length"] == 25
+    assert params(rule, "tre_embed", encoder="bert_base", pooling="mean", max_length="25")["embed"]["max_length"] == 25
     assert params(rule, "pss_embed", encoder="minilm", pooling="mean")["embed"]["max_length"] == 128
     assert params(rule, "pss_frozen", encoder="minilm", head="linear")["max_length"] == 128
-    assert params(rule, "tre_embed", encoder="minilm", pooling="mean")["embed"].get("max_length", 128) == 128
+    assert params(rule, "tre_embed", encoder="minilm", pooling="mean", max_length="none")["embed"]["max_length"] is None
 
 
 def test_pss_ft_reads_its_own_layer_and_length(rule):
@@ -99,8 +100,9 @@ def test_pss_ft_reads_its_own_layer_and_length(rule):
 def test_a_last_token_pooled_encoder_is_embedded_and_fine_tuned_with_last_and_its_keys(rule):
     for family, sets in (("pss", ("train", "test", "pairs")), ("tre", ("sst",))):
         for name in sets:
-            assert rule(f"{family}_embed").is_producer(f"results/{family}/embeddings/gpt2/last/{name}.npy")
-        embed = params(rule, f"{family}_embed", encoder="gpt2", pooling="last")
+            length = "/max_length_none" if family == "tre" else ""
+            assert rule(f"{family}_embed").is_producer(f"results/{family}/embeddings/gpt2/last{length}/{name}.npy")
+        embed = params(rule, f"{family}_embed", encoder="gpt2", pooling="last", max_length="none")
         assert embed["encoder"]["pooling"] == "last"
         assert (embed["key"], embed["pooling_key"]) == (
             f"{family}.encoders.gpt2.model",

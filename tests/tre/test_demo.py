@@ -8,7 +8,9 @@ pytestmark = pytest.mark.demo
 
 
 def test_every_setting_has_encoder_and_baseline_rows_with_partial_correlations(demo_run):
-    table = pd.read_csv(demo_run.workdir / "results" / "tables" / "tre" / "table2.tsv", sep="\t")
+    table = pd.read_csv(
+        demo_run.workdir / "results" / "tables" / "tre" / "table2.tsv", sep="\t", dtype={"max_length": str}
+    )
     assert set(zip(table["setting"], table["encoder"], table["targets"], table["score"])) == {
         (setting, encoder, targets, score)
         for setting in ("paper", "held_out")
@@ -17,6 +19,8 @@ def test_every_setting_has_encoder_and_baseline_rows_with_partial_correlations(d
         for score in ("wns", "ti")
     }
     assert table["p_value"].between(0, 1).all() and table["spearman_rho"].between(-1, 1).all()
+    # the demo's encoders set no max_length: one length setting each, no limit, nothing cut
+    assert set(table["max_length"]) == {"none"} and (table["cut_sentences"] == 0).all()
     assert np.isfinite(table["partial_rho"]).all() and table["partial_rho"].between(-1, 1).all()
     paper = table[(table["setting"] == "paper") & (table["targets"] == "encoder")]
     tre = paper.groupby("encoder")["mean_tre"].first()

@@ -186,7 +186,8 @@ def test_table2_rows_have_baseline_rows_partial_rho_and_the_paper_figure():
             "tre_shuffled": rng.random(n).astype(str),
         }
     )
-    rows = table2_rows("paper", "bert_base", frame, "BERT")
+    lengths = {"max_length": "25", "cut_sentences": 3}
+    rows = table2_rows("paper", "bert_base", frame, "BERT", **lengths, as_configured=True)
     assert [(r["targets"], r["score"]) for r in rows] == [
         ("encoder", "wns"),
         ("encoder", "ti"),
@@ -197,9 +198,13 @@ def test_table2_rows_have_baseline_rows_partial_rho_and_the_paper_figure():
     ]
     assert rows[0]["paper_rho"] == paper_table2()["BERT"] == -0.1997
     assert all(r["paper_rho"] is None for r in rows[1:])
-    held_out = table2_rows("held_out", "bert_base", frame, "BERT")
+    assert {(r["max_length"], r["cut_sentences"]) for r in rows} == {("25", 3)}
+    held_out = table2_rows("held_out", "bert_base", frame, "BERT", **lengths, as_configured=True)
     assert all(r["paper_rho"] is None for r in held_out), "only the paper's setting is comparable with the paper"
     assert {r["paper_encoder"] for r in held_out} == {"BERT"}, "the encoder it stands in for is still named"
+    no_limit = table2_rows("paper", "bert_base", frame, "BERT", max_length="none", cut_sentences=0, as_configured=False)
+    assert all(r["paper_rho"] is None for r in no_limit), "only the length the paper's tool ran is comparable"
+    assert {r["paper_encoder"] for r in no_limit} == {"BERT"}
     expected, _ = partial_spearman(frame["tre"].astype(float), frame["wns"].astype(float), words)
     assert rows[0]["partial_rho"] == pytest.approx(expected)
     assert rows[2]["mean_tre"] == pytest.approx(frame["tre_random"].astype(float).mean())

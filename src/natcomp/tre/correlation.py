@@ -129,28 +129,55 @@ def correlate(
 BASELINE_TARGETS = {"random": "tre_random", "shuffled": "tre_shuffled"}
 #: the setting of the paper's own Table 2 (TRE of every phrase, primitives fitted on the same phrases)
 PAPER_SETTING = "paper"
-#: Table 2's columns: one row per setting, encoder, targets (the encoder's or a baseline) and score.
-TABLE2_COLUMNS = ("setting", "encoder", "targets", "paper_encoder", "paper_rho") + CORRELATION_COLUMNS[1:]
+#: Table 2's columns: one row per setting, encoder, length setting (``max_length``: the tokens
+#: its embeddings kept, ``none`` for the model's own maximum; ``cut_sentences``: the measured
+#: sentences that limit cut, natcomp.tre.lengths), targets (the encoder's or a baseline) and score.
+TABLE2_COLUMNS = (
+    "setting",
+    "encoder",
+    "max_length",
+    "cut_sentences",
+    "targets",
+    "paper_encoder",
+    "paper_rho",
+) + CORRELATION_COLUMNS[1:]
 
 
 def table2_rows(
-    setting: str, encoder: str, scores: pd.DataFrame, stands_in_for: str | None = None
+    setting: str,
+    encoder: str,
+    scores: pd.DataFrame,
+    stands_in_for: str | None = None,
+    *,
+    max_length: str,
+    cut_sentences: int,
+    as_configured: bool,
 ) -> list[dict[str, object]]:
     """Table 2 rows of one encoder's ``scores`` table (columns ``tre``, ``tre_random``,
     ``tre_shuffled``, ``wns``, ``ti``, ``words``): the encoder's TRE and the two baselines'
     (:data:`BASELINE_TARGETS`), each correlated with WNS and TI, with the partial correlation
-    controlling for length in words. The paper's rho (WNS, encoder row) stands beside the
-    encoder it stands in for, in the paper's setting only: the held-out setting (primitives
-    fitted on other phrases) asks another question, and its rho is not comparable."""
+    controlling for length in words.
+
+    ``max_length`` is the label of the length setting the embeddings were made at
+    (:func:`natcomp.tre.lengths.length_label`: ``"25"``, ``"none"``) and ``cut_sentences`` the
+    number of the table's sentences it cut; ``as_configured`` says whether it is the encoder's
+    configured setting (the limit the paper's tool ran with). The paper's rho (WNS, encoder
+    row) stands beside the encoder it stands in for, in the paper's setting at the configured
+    length only: the held-out setting (primitives fitted on other phrases) asks another
+    question, and another length limit measures other targets (issue 42), so neither rho is
+    comparable with the paper's."""
     scores_by_name = {name: scores[name].astype(float) for name in ("wns", "ti")}
     length = scores["words"].astype(float)
+    comparable = setting == PAPER_SETTING and as_configured
     rows = []
     for targets, column in (("encoder", "tre"), *BASELINE_TARGETS.items()):
         for row in correlate(encoder, scores[column].astype(float), scores_by_name, control=length):
-            paper = setting == PAPER_SETTING and targets == "encoder" and row["score"] == "wns" and stands_in_for
+            paper = comparable and targets == "encoder" and row["score"] == "wns" and stands_in_for
             rows.append(
                 {
                     "setting": setting,
+                    "max_length": max_length,
+                    "cut_sentences": int(cut_sentences),
                     "targets": targets,
                     "paper_encoder": stands_in_for or "",
                     "paper_rho": paper_table2().get(stands_in_for) if paper else None,

@@ -1,7 +1,28 @@
 # TRE family: config shortcuts, input functions and the family's final outputs.
+from natcomp.tre.lengths import length_settings, parse_length
 
 TRE = config["tre"]
 TRE_ENCODERS = list(TRE["encoders"])
+# Each encoder's length settings, the {max_length} wildcard (natcomp.tre.lengths, issue 42):
+# the limit it is configured with (its own max_length, else embed.max_length), as the paper's
+# tool ran, then "none" (the model's own maximum); "none" alone where no limit is configured.
+# The first is the configured one, which the paper's figure stands beside in Table 2.
+TRE_LENGTHS = {
+    name: length_settings(encoder.get("max_length") or TRE["embed"].get("max_length"))
+    for name, encoder in TRE["encoders"].items()
+}
+TRE_RUNS = [
+    (encoder, length) for encoder, lengths in TRE_LENGTHS.items() for length in lengths
+]
+# Per encoder and length setting: the embeddings of each set, the paper setting's scores and
+# the held-out setting's.
+TRE_EMBEDDINGS = (
+    "results/tre/embeddings/{encoder}/{pooling}/max_length_{max_length}/{name}.npy"
+)
+TRE_SCORES = "results/tre/scores/{encoder}/max_length_{max_length}.tsv"
+TRE_HELD_OUT_SCORES = (
+    "results/tre/held_out/scores/{encoder}/max_length_{max_length}.tsv"
+)
 TRE_TREES = "results/downloads/tre/sst_ptb"
 TRE_HELD_OUT = TRE["held_out"]["enabled"]
 # The sets each encoder embeds: the measured sentences (the paper's setting) and, for the
@@ -57,18 +78,27 @@ def tre_encoder_spec(wildcards):
     }
 
 
+def tre_max_length(wildcards):
+    """The tokens the path's length setting keeps per sentence (None: no limit)."""
+    return parse_length(wildcards.max_length)
+
+
 def tre_embed_settings(wildcards):
-    """The embed section, with the encoder's own max_length where it has one, and the
-    run's inference dtype."""
+    """The embed section at the path's length setting, and the run's inference dtype."""
     return {
-        **with_encoder_max_length(TRE["embed"], tre_encoder(wildcards)),
+        **TRE["embed"],
+        "max_length": tre_max_length(wildcards),
         "dtype": config["dtype"],
     }
 
 
 def tre_embedding(wildcards, name):
-    pooling = tre_encoder(wildcards)["pooling"]
-    return f"results/tre/embeddings/{wildcards.encoder}/{pooling}/{name}.npy"
+    return TRE_EMBEDDINGS.format(
+        encoder=wildcards.encoder,
+        pooling=tre_encoder(wildcards)["pooling"],
+        max_length=wildcards.max_length,
+        name=name,
+    )
 
 
 def tre_embeddings(wildcards):
@@ -82,12 +112,18 @@ def tre_held_out_embeddings(wildcards):
     }
 
 
+def tre_run_files(pattern):
+    """A per-run path for every (encoder, length setting) of TRE_RUNS, in its order."""
+    return [
+        pattern.format(encoder=encoder, max_length=length)
+        for encoder, length in TRE_RUNS
+    ]
+
+
 def tre_score_files(wildcards=None):
-    files = {"paper": expand("results/tre/scores/{encoder}.tsv", encoder=TRE_ENCODERS)}
+    files = {"paper": tre_run_files(TRE_SCORES)}
     if TRE_HELD_OUT:
-        files["held_out"] = expand(
-            "results/tre/held_out/scores/{encoder}.tsv", encoder=TRE_ENCODERS
-        )
+        files["held_out"] = tre_run_files(TRE_HELD_OUT_SCORES)
     return files
 
 

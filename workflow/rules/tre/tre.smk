@@ -1,5 +1,6 @@
 # TRE: SST sentences with Tree Impurity and Weighted Node Switching, their embeddings (cached
-# per encoder and pooling), TRE per encoder, Spearman correlations (Table 2) and the scatter.
+# per encoder, pooling and length setting), TRE per encoder and length setting, Spearman
+# correlations (Table 2) and the scatter.
 
 
 rule tre_sentences:
@@ -59,17 +60,15 @@ rule tre_embed:
         texts=list(TRE_SETS.values()),
         model=tre_model_input,
     output:
-        expand(
-            "results/tre/embeddings/{{encoder}}/{{pooling}}/{name}.npy",
-            name=list(TRE_SETS),
-        ),
+        expand(TRE_EMBEDDINGS, name=list(TRE_SETS), allow_missing=True),
     log:
-        "results/logs/tre/tre_embed/{encoder}.{pooling}.log",
+        "results/logs/tre/tre_embed/{encoder}.{pooling}.max_length_{max_length}.log",
     benchmark:
-        "results/benchmarks/tre/tre_embed/{encoder}.{pooling}.tsv"
+        "results/benchmarks/tre/tre_embed/{encoder}.{pooling}.max_length_{max_length}.tsv"
     wildcard_constraints:
         encoder="|".join(TRE_ENCODERS),
         pooling="cls|mean|last",
+        max_length="none|[0-9]+",
     conda:
         "../../../envs/tre.yaml"
     resources:
@@ -91,14 +90,16 @@ rule tre_fit:
     input:
         trees=TRE_TREES,
         embeddings=tre_embeddings,
+        model=tre_model_input,
     output:
-        "results/tre/scores/{encoder}.tsv",
+        TRE_SCORES,
     log:
-        "results/logs/tre/tre_fit/{encoder}.log",
+        "results/logs/tre/tre_fit/{encoder}.max_length_{max_length}.log",
     benchmark:
-        "results/benchmarks/tre/tre_fit/{encoder}.tsv"
+        "results/benchmarks/tre/tre_fit/{encoder}.max_length_{max_length}.tsv"
     wildcard_constraints:
         encoder="|".join(TRE_ENCODERS),
+        max_length="none|[0-9]+",
     conda:
         "../../../envs/tre.yaml"
     resources:
@@ -107,6 +108,9 @@ rule tre_fit:
         splits=lookup(dpath="tre/splits", within=config),
         max_sentences=lookup(dpath="tre/max_sentences", within=config),
         fit=lookup(dpath="tre/fit", within=config),
+        model=tre_model,
+        key=tre_model_key,
+        max_length=tre_max_length,
     script:
         "../../scripts/tre/fit.py"
 
@@ -115,14 +119,16 @@ rule tre_held_out_fit:
     input:
         unpack(tre_held_out_embeddings),
         trees=TRE_TREES,
+        model=tre_model_input,
     output:
-        "results/tre/held_out/scores/{encoder}.tsv",
+        TRE_HELD_OUT_SCORES,
     log:
-        "results/logs/tre/tre_held_out_fit/{encoder}.log",
+        "results/logs/tre/tre_held_out_fit/{encoder}.max_length_{max_length}.log",
     benchmark:
-        "results/benchmarks/tre/tre_held_out_fit/{encoder}.tsv"
+        "results/benchmarks/tre/tre_held_out_fit/{encoder}.max_length_{max_length}.tsv"
     wildcard_constraints:
         encoder="|".join(TRE_ENCODERS),
+        max_length="none|[0-9]+",
     conda:
         "../../../envs/tre.yaml"
     resources:
@@ -130,6 +136,9 @@ rule tre_held_out_fit:
     params:
         held_out=lookup(dpath="tre/held_out", within=config),
         fit=lookup(dpath="tre/fit", within=config),
+        model=tre_model,
+        key=tre_model_key,
+        max_length=tre_max_length,
     script:
         "../../scripts/tre/held_out_fit.py"
 
@@ -155,7 +164,8 @@ rule tre_correlations:
         "../../../envs/tre.yaml"
     params:
         run_settings=run_settings("tre", config["tre"]),
-        encoders=TRE_ENCODERS,
+        runs=TRE_RUNS,
+        configured={encoder: lengths[0] for encoder, lengths in TRE_LENGTHS.items()},
         stands_in_for={
             name: entry.get("stands_in_for") for name, entry in TRE["encoders"].items()
         },
@@ -165,7 +175,7 @@ rule tre_correlations:
 
 rule tre_scatter:
     input:
-        expand("results/tre/scores/{encoder}.tsv", encoder=TRE_ENCODERS),
+        tre_run_files(TRE_SCORES),
     output:
         report(
             in_summary(
@@ -181,6 +191,6 @@ rule tre_scatter:
     conda:
         "../../../envs/tre.yaml"
     params:
-        encoders=TRE_ENCODERS,
+        runs=TRE_RUNS,
     script:
         "../../scripts/tre/scatter.py"
