@@ -1,7 +1,10 @@
 """The causal-LM generation benchmarks run end to end on CPU in seconds (their full runs need
 minutes, lm-eval's venv or a GPU): benchmarks/causal_generation.py without lm-eval, and
-benchmarks/causal_generation_gpu.py's --tiny dry run and its refusal without CUDA."""
+the --tiny dry runs of benchmarks/causal_generation_gpu.py, batch_invariance_gpu.py and
+llm_8b_gpu.py, and their refusal without CUDA."""
 
+import importlib.util
+import json
 import re
 import subprocess
 import sys
@@ -55,3 +58,36 @@ def test_batch_invariance_tiny_dry_run_finds_no_difference_in_fp32_on_the_cpu():
     assert result.returncode == 0, result.stderr[-3000:]
     assert "fp32 on CPU" in result.stdout
     assert "greedy outputs that differ between batch 1 and batch 8: 0 of 24 (0.0%)" in result.stdout
+
+
+def test_llm_8b_gpu_tiny_dry_run_measures_the_three_steps(tmp_path):
+    """The issue 43.5 GPU check, run as its CPU dry run: a PLANE fine-tuning step and a
+    NonCompSST head step with LoRA (what ``auto`` decides for the 8B config) at the paper's
+    batch sizes, and batched generation, each with its peak memory and time."""
+    figures_path = tmp_path / "figures.json"
+    result = benchmark("llm_8b_gpu.py", "--tiny", "--json", str(figures_path))
+    assert result.returncode == 0, result.stderr[-3000:]
+    figures = json.loads(figures_path.read_text(encoding="utf-8"))
+    steps = figures["steps"]
+    assert figures["device"] == "CPU" and set(steps) == {"plane", "noncompsst", "generation"}
+    for step in steps.values():
+        assert step["peak_gb"] > 0 and step["seconds"] > 0, step
+    lora = "LoRA r=16, alpha=32 on q,k,v,o, gradient checkpointing"
+    plane, noncompsst, generation = steps["plane"], steps["noncompsst"], steps["generation"]
+    assert plane["fine_tuning"] == noncompsst["fine_tuning"] == lora
+    assert (plane["batch_size"], plane["max_length"]) == (16, 12) and plane["items_per_second"] > 0
+    assert (noncompsst["batch_size"], noncompsst["tokens"], noncompsst["pooling"]) == (32, 128, "last")
+    assert 0 < plane["trainable"] < plane["parameters"] and 0 < noncompsst["trainable"] < noncompsst["parameters"]
+    assert generation["prompts"] == 16 and generation["batch_size"] == 8
+    assert generation["sentences_per_second"] > 0 and generation["new_tokens_per_second"] > 0
+    assert result.stdout.count("below 80 GB: yes") == 3, result.stdout
+    if importlib.util.find_spec("lm_eval") is None:
+        assert "lm-evaluation-harness is not installed" in result.stdout and generation["lm_eval"] is None
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="the refusal is for machines without CUDA")
+def test_llm_8b_gpu_without_cuda_stops_with_a_message():
+    result = benchmark("llm_8b_gpu.py")
+    assert result.returncode == 1
+    assert "no CUDA device here" in result.stderr and "--tiny" in result.stderr
+    assert "Traceback" not in result.stderr
