@@ -234,3 +234,33 @@ def test_the_plans_precision_sentence_names_lora_s_frozen_base():
     assert note.endswith("(LoRA: the frozen base in bf16 there, the adapters and the head in fp32)")
     assert "LoRA" not in precision.precision_note("auto", "bf16")
     assert "LoRA" not in precision.precision_note("auto", "fp32", lora=True), "an fp32 checkpoint trains in fp32"
+
+
+def test_keeping_the_best_epoch_with_lora_copies_the_adapters_and_head_and_restores_them(tiny):
+    """select_best under LoRA (NonCompSST's setting): the kept copy holds only the trained
+    weights (an 8B model's frozen 16 GB stay put), and the best epoch's are restored."""
+    model, tokenizer = _classifier(tiny["llama"])
+    scores = iter([0.2, 0.9, 0.5])
+    snapshots = []
+
+    def scripted_metric(y_true, y_pred):
+        snapshots.append({name: tensor.clone() for name, tensor in model.state_dict().items()})
+        return next(scores)
+
+    settings = dataclasses.replace(SETTINGS, epochs=3, select_best=True, scheduler="constant")
+    result = hf.fine_tune_classifier(
+        model,
+        tokenizer,
+        TEXTS,
+        LABELS,
+        settings=settings,
+        valid_texts=TEXTS,
+        valid_labels=LABELS,
+        metric=scripted_metric,
+    )
+    assert result.best_epoch == 2
+    kept = hf.trained_state(result.model)
+    assert kept and all("lora_" in name or name.startswith("score.") for name in kept)
+    state = result.model.state_dict()
+    assert all(torch.equal(state[name], snapshots[1][name]) for name in state), "epoch 2's adapters and head"
+    assert not all(torch.equal(state[name], snapshots[2][name]) for name in state)

@@ -105,6 +105,7 @@ from natcomp.hf.training import (  # noqa: E402
     FineTuneSettings,
     accuracy,
     fine_tune_classifier,
+    trained_state,
 )
 
 __all__ = [
@@ -162,6 +163,7 @@ __all__ = [
     "padding_position_ids",
     "pool_states",
     "fine_tune_classifier",
+    "trained_state",
     "hub_offline",
     "length_sorted_batches",
     "load_config",

@@ -284,6 +284,18 @@ def _predict(model, tokenizer, texts, settings, run_device) -> np.ndarray:
     return predictions
 
 
+def trained_state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
+    """A CPU copy of the weights training changes (those with ``requires_grad``): every
+    weight in full fine-tuning, the adapters and the head with LoRA, so keeping the best
+    epoch of an 8B model copies megabytes, not its 16 GB of frozen weights. Restored with
+    ``load_state_dict(..., strict=False)``."""
+    return {
+        name: parameter.detach().to("cpu", copy=True)
+        for name, parameter in model.named_parameters()
+        if parameter.requires_grad
+    }
+
+
 def fine_tune_classifier(
     model: torch.nn.Module,
     tokenizer,
@@ -370,7 +382,7 @@ def fine_tune_classifier(
             row["valid_metric"] = float(metric(valid_labels, predictions))
             if settings.select_best and row["valid_metric"] > best_metric:
                 best_metric, best_epoch = row["valid_metric"], epoch
-                best_state = {name: tensor.detach().to("cpu", copy=True) for name, tensor in model.state_dict().items()}
+                best_state = trained_state(model)
         history.append(row)
         log.info(
             "epoch %d/%d: train loss %.4f%s",
@@ -384,7 +396,7 @@ def fine_tune_classifier(
             ),
         )
     if settings.select_best and best_state is not None:
-        model.load_state_dict(best_state)
+        model.load_state_dict(best_state, strict=False)
         log.info("kept epoch %d (validation metric %.4f)", best_epoch, best_metric)
     finish_training(model, fine_tuning.method)
     model.eval()
