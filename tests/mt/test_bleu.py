@@ -317,3 +317,12 @@ def test_bleu_tables_size_mean_rows_carry_section_3_1_beside_them(tmp_path):
     assert paper[("small", 1, "devtest")] == 21.14 and paper[("full", 2, "devtest")] == 25.63
     line = (tmp_path / "bleu.tsv").read_text().splitlines()[10]
     assert line.startswith("trained\tmedium\t\tdevtest\tsize_mean\t1\t24.0\t\t24.4\t0.3\t"), line
+
+
+def test_bleu_table_without_trained_models_has_no_mean_rows(tmp_path):
+    """A run with pretrained systems only (``natcomp mt evaluate``): model rows only, the
+    scores still numbers."""
+    paths = [bleu_file(tmp_path, *row) for row in SEED_SCORES if row[0] != "trained"]
+    table = gather_bleu(paths, tmp_path / "bleu.tsv", systems=["opus-mt-en-nl"])
+    assert table["kind"].tolist() == ["model"] and list(table.columns) == BLEU_TABLE_COLUMNS
+    assert table["bleu_sacrebleu"].dtype == float and table["bleu_sacrebleu_sd"].dtype == float

@@ -201,7 +201,8 @@ def gather_bleu(
         **{column + SD_SUFFIX: float("nan") for column in SCORE_COLUMNS},
     )
     table = pd.concat([models[BLEU_TABLE_COLUMNS], size_means(models)], ignore_index=True)
-    table = table.astype({"seed": "Int64", "seeds": "Int64"})
+    scores = [*SCORE_COLUMNS, *(column + SD_SUFFIX for column in SCORE_COLUMNS)]
+    table = table.astype({"seed": "Int64", "seeds": "Int64", **dict.fromkeys(scores, float)})
     # a size's mean rows (seed missing) sort after its seeds
     table = order_rows(table, BLEU_KEYS, sizes, systems)[BLEU_TABLE_COLUMNS]
     if published is not None:
