@@ -26,6 +26,7 @@ from workflow_copy import copy_workflow, run_snakemake  # noqa: E402
 
 def print_bleu(workdir: Path) -> None:
     bleu = pd.read_csv(workdir / "results" / "tables" / "mt" / "bleu.tsv", sep="\t")
+    bleu = bleu[bleu["kind"] == "model"]  # not the size_mean rows: the range is over models
     # a pretrained system has no size: keep its rows (dropna=False)
     per_model = bleu.groupby(["system", "size", "split"], dropna=False, sort=False)[
         ["bleu_sacrebleu", "bleu_tokenised"]

@@ -64,6 +64,34 @@ def test_paper_columns_sit_after_their_column_and_its_sd(tmp_path):
     assert list(ours.columns) == ["data_type", "condition", "small", "small_sd", "full"], "the input is not changed"
 
 
+def test_a_paper_sd_sits_after_the_papers_mean_beside_the_sd(tmp_path):
+    """A paper's mean and sd of one cell (``x`` and ``x_sd``) stand after the table's own
+    ``x`` and ``x_sd``, mean before sd, not the sd wedged between ``x_sd`` and the mean."""
+    published = read_published(
+        write(
+            tmp_path / "p.tsv",
+            [
+                ("Table 9", "a 1", "y", "3", "t", "a / 1", "y"),
+                ("Section 3.1", "a", "x", "20.6", "t", "a / ", "x"),
+                ("Section 3.1", "a", "x sd", ".4", "t", "a / ", "x_sd"),
+            ],
+        )
+    )
+    ours = pd.DataFrame(
+        {
+            "key": ["a", "a"],
+            "seed": pd.array([1, None], dtype="Int64"),
+            "x": [1.0, 2.0],
+            "x_sd": [None, 0.5],
+            "y": [3.0, 4.0],
+        }
+    )
+    table = add_paper_columns(ours, published, "t", ["key", "seed"])
+    assert list(table.columns) == ["key", "seed", "x", "x_sd", "paper_x", "paper_x_sd", "y", "paper_y"]
+    assert table["paper_x"].tolist()[1] == 20.6 and table["paper_x_sd"].tolist()[1] == 0.4
+    assert math.isnan(table["paper_x"].tolist()[0]) and table["paper_y"].tolist()[0] == 3.0
+
+
 def test_a_table_the_paper_has_not_gets_no_columns(tmp_path):
     published = read_published(write(tmp_path / "p.tsv", [("T", "r", "c", "1", "summary", "a", "x")]))
     ours = pd.DataFrame({"key": ["b"], "x": [1.0]})
@@ -107,7 +135,7 @@ def test_mt_published_values_name_rows_and_columns_of_the_summaries():
 
     published = read_published(REPO / "resources" / "mt" / "published.tsv")
     bleu = published[published["table"] == "Table 9"]
-    published = published[published["table"] != "Table 9"]
+    published = published[~published["table"].isin(["Table 9", "Section 3.1"])]
     assert set(published["our_table"]) == set(PUBLISHED_KEYS)
     assert set(published["our_column"]) == {"small", "medium", "full"}
     metrics = {"consistency", "synonym_consistency"}
@@ -127,6 +155,28 @@ def test_mt_published_values_name_rows_and_columns_of_the_summaries():
         assert (
             row.our_row.endswith(row.column.removeprefix("BLEU ")) and row.row.split() == row.our_row.split(" / ")[1:3]
         )
+
+
+def test_mt_section_3_1_means_and_sds_sit_beside_the_bleu_tables_size_mean_rows():
+    """Section 3.1: "SacreBLEU scores on the 'devtest' set ... 20.6±.4, 24.4±.3 and 25.8±.1
+    for the small, medium and full datasets": the mean over a size's five seeds and its sd,
+    beside the BLEU table's mean row of that size on devtest (seed empty), in
+    ``bleu_sacrebleu`` and ``bleu_sacrebleu_sd``."""
+    published = read_published(REPO / "resources" / "mt" / "published.tsv")
+    section = published[published["table"] == "Section 3.1"]
+    cells = {(row.our_row, row.our_column): row.value for row in section.itertuples()}
+    assert cells == {
+        ("trained / small /  / devtest", "bleu_sacrebleu"): 20.6,
+        ("trained / small /  / devtest", "bleu_sacrebleu_sd"): 0.4,
+        ("trained / medium /  / devtest", "bleu_sacrebleu"): 24.4,
+        ("trained / medium /  / devtest", "bleu_sacrebleu_sd"): 0.3,
+        ("trained / full /  / devtest", "bleu_sacrebleu"): 25.8,
+        ("trained / full /  / devtest", "bleu_sacrebleu_sd"): 0.1,
+    }
+    assert set(section["our_table"]) == {"bleu"}
+    labels = {(row.row, row.column) for row in section.itertuples()}
+    sizes = ("small", "medium", "full")
+    assert labels == {(size, column) for size in sizes for column in ("SacreBLEU devtest", "SacreBLEU devtest sd")}
 
 
 def test_noncompsst_table_2_names_the_paper_configs_models_and_the_models_columns():

@@ -83,7 +83,8 @@ def add_paper_columns(
     ``our_table``, its cells the published values of the rows the paper has (empty for
     the others; no column where the paper has none of the table's rows). A paper column
     stands right after its column and that column's ``_sd`` column where the table has
-    them, else at the end, in the file's order."""
+    them (after the paper columns already there: a paper's ``x`` then its ``x_sd``, as
+    the file lists them), else at the end, in the file's order."""
     rows = published[published["our_table"] == our_table]
     keys = row_keys(table, key_columns) if len(table) else pd.Series([], dtype=object)
     result = table.copy()
@@ -96,5 +97,8 @@ def add_paper_columns(
         paper = PAPER_PREFIX + column
         result[paper] = values.to_numpy()
         anchor = next((c for c in (column + "_sd", column) if c in order), None)
-        order.insert(order.index(anchor) + 1 if anchor else len(order), paper)
+        position = order.index(anchor) + 1 if anchor else len(order)
+        while position < len(order) and order[position].startswith(PAPER_PREFIX):
+            position += 1
+        order.insert(position, paper)
     return result[order]

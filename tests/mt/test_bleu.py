@@ -1,8 +1,16 @@
 import pandas as pd
 import pytest
 
-from natcomp.mt.bleu import BLEU_COLUMNS, corpus_bleu, gather_bleu, tokenised_corpus_bleu, write_bleu
+from natcomp.mt.bleu import (
+    BLEU_COLUMNS,
+    BLEU_TABLE_COLUMNS,
+    corpus_bleu,
+    gather_bleu,
+    tokenised_corpus_bleu,
+    write_bleu,
+)
 from natcomp.errors import InputError
+from natcomp.tsv import write_tsv
 
 
 def test_perfect_and_partial_bleu():
@@ -50,8 +58,9 @@ def test_bleu_files_and_table(tmp_path):
         write_bleu(translations, tmp_path / "src", tmp_path / "ref", "nl", keys, out)
         rows.append(out)
     table = gather_bleu(rows, tmp_path / "bleu.tsv")
-    assert list(table.columns) == BLEU_COLUMNS
-    assert list(pd.read_csv(tmp_path / "bleu.tsv", sep="\t")["seed"]) == [1, 2]
+    assert list(table.columns) == BLEU_TABLE_COLUMNS
+    written = pd.read_csv(tmp_path / "bleu.tsv", sep="\t")
+    assert list(written["seed"])[:2] == [1, 2] and list(written["kind"]) == ["model", "model", "size_mean"]
     assert 0 < table["bleu_sacrebleu"].iloc[0] < 100 and 0 < table["bleu_tokenised"].iloc[0] < 100
 
 
@@ -83,12 +92,15 @@ def test_bleu_table_lists_trained_models_then_pretrained_systems(tmp_path):
         translations = {"The poet sees the king.": "De dichter ziet de koning."}
         write_bleu(translations, tmp_path / "src", tmp_path / "ref", "nl", keys, paths[-1])
     table = gather_bleu(paths, tmp_path / "bleu.tsv", sizes=["small", "full"], systems=["tiny-marian", "opus-mt-en-nl"])
-    assert table["system"].tolist() == ["trained", "trained", "trained", "tiny-marian", "opus-mt-en-nl"]
-    assert table["seed"].tolist()[:3] == [1, 2, 1] and table["seed"].isna().tolist()[3:] == [True, True]
+    assert table["system"].tolist() == ["trained"] * 5 + ["tiny-marian", "opus-mt-en-nl"]
+    assert table["size"].tolist()[:5] == ["small", "small", "small", "full", "full"]
+    assert table["kind"].tolist() == ["model", "model", "size_mean", "model", "size_mean", "model", "model"]
+    assert table["seed"].tolist()[:2] == [1, 2] and table["seed"].tolist()[3] == 1
+    assert table["seed"].isna().tolist() == [False, False, True, False, True, True, True]
     lines = (tmp_path / "bleu.tsv").read_text().splitlines()
-    assert lines[0] == "\t".join(BLEU_COLUMNS)
-    assert lines[1].startswith("trained\tsmall\t1\tdevtest\t100.0\tnrefs:1|")
-    assert lines[4].startswith("tiny-marian\t\t\tdevtest\t100.0\t"), "a pretrained system: size and seed empty"
+    assert lines[0] == "\t".join(BLEU_TABLE_COLUMNS)
+    assert lines[1].startswith("trained\tsmall\t1\tdevtest\tmodel\t\t100.0\t\tnrefs:1|")
+    assert lines[6].startswith("tiny-marian\t\t\tdevtest\tmodel\t\t100.0\t"), "a pretrained system: size and seed empty"
     assert (table["bleu_tokenised"] == 100.0).all()
 
 
@@ -171,9 +183,146 @@ def test_bleu_table_puts_table_9_beside_the_tokenised_bleu(tmp_path):
     published = read_published(published_path("mt"))
     table = gather_bleu(paths, tmp_path / "bleu.tsv", sizes=["small", "full"], published=published)
     columns = list(table.columns)
-    assert columns[columns.index("bleu_tokenised") + 1] == "paper_bleu_tokenised"
-    paper = table.set_index(["size", "split"])["paper_bleu_tokenised"]
+    assert columns[columns.index("bleu_tokenised") + 2] == "paper_bleu_tokenised", "after bleu_tokenised and its sd"
+    paper = table[table["kind"] == "model"].set_index(["size", "split"])["paper_bleu_tokenised"]
     assert paper[("small", "devtest")] == 21.14 and paper[("full", "dev")] == 25.86, "Table 9, seeds 1 and 5"
     assert paper[("tiny", "dev")] != paper[("tiny", "dev")] and paper[("", "devtest")] != paper[("", "devtest")]
     without = gather_bleu(paths[2:], tmp_path / "other.tsv", published=published)
-    assert list(without.columns) == BLEU_COLUMNS, "no row in Table 9: no paper column"
+    assert list(without.columns) == BLEU_TABLE_COLUMNS, "no row in Table 9: no paper column"
+
+
+def bleu_file(tmp_path, system, size, seed, split, sacrebleu, tokenised):
+    """A one-row BLEU file as ``write_bleu`` writes it, with the given scores."""
+    path = tmp_path / f"{system}-{size}-{seed}-{split}.tsv"
+    row = {
+        "system": system,
+        "size": size,
+        "seed": seed,
+        "split": split,
+        "bleu_sacrebleu": sacrebleu,
+        "sacrebleu_signature": "nrefs:1|case:mixed|eff:no|tok:13a|smooth:exp|version:2.6.0",
+        "bleu_tokenised": tokenised,
+        "tokenised_signature": "moses:nl|nrefs:1|case:mixed|eff:no|tok:none|smooth:none|version:2.6.0",
+        "decode_signature": f"ckpt:{size}{seed}|beam:5" if seed != "" else "hf:opus|beam:5",
+    }
+    write_tsv(path, [row], BLEU_COLUMNS)
+    return path
+
+
+#: (system, size, seed, split, bleu_sacrebleu, bleu_tokenised): three small seeds on both
+#: splits (dev scores far above devtest, so a mean pooling the splits would show), one
+#: medium seed, two full seeds and a pretrained system, in no particular order
+SEED_SCORES = [
+    ("trained", "small", 3, "devtest", 23.0, 22.0),
+    ("trained", "full", 2, "devtest", 26.5, 26.0),
+    ("trained", "small", 1, "devtest", 20.0, 19.0),
+    ("opus-mt-en-nl", "", "", "devtest", 40.0, 41.0),
+    ("trained", "small", 1, "dev", 30.0, 29.0),
+    ("trained", "medium", 1, "devtest", 24.0, 23.5),
+    ("trained", "small", 2, "devtest", 21.0, 20.5),
+    ("trained", "small", 3, "dev", 35.0, 33.0),
+    ("trained", "full", 1, "devtest", 25.0, 24.0),
+    ("trained", "small", 2, "dev", 31.0, 30.0),
+]
+
+
+def test_bleu_table_has_a_mean_and_sample_sd_row_per_size_and_split(tmp_path):
+    """Per corpus size and split, a ``size_mean`` row: the mean over that size's seeds of
+    each score and its sample sd (n - 1; empty for a single seed), seed empty, ``seeds``
+    the number of seeds; after the size's model rows. Sizes and splits are never pooled."""
+    import statistics
+
+    paths = [bleu_file(tmp_path, *row) for row in SEED_SCORES]
+    table = gather_bleu(paths, tmp_path / "bleu.tsv", sizes=["small", "medium", "full"], systems=["opus-mt-en-nl"])
+    assert list(table.columns) == BLEU_TABLE_COLUMNS
+    rows = [(r.size, "" if pd.isna(r.seed) else r.seed, r.split, r.kind) for r in table.itertuples()]
+    assert rows == [
+        ("small", 1, "dev", "model"),
+        ("small", 1, "devtest", "model"),
+        ("small", 2, "dev", "model"),
+        ("small", 2, "devtest", "model"),
+        ("small", 3, "dev", "model"),
+        ("small", 3, "devtest", "model"),
+        ("small", "", "dev", "size_mean"),
+        ("small", "", "devtest", "size_mean"),
+        ("medium", 1, "devtest", "model"),
+        ("medium", "", "devtest", "size_mean"),
+        ("full", 1, "devtest", "model"),
+        ("full", 2, "devtest", "model"),
+        ("full", "", "devtest", "size_mean"),
+        ("", "", "devtest", "model"),
+    ]
+    means = table[table["kind"] == "size_mean"].set_index(["size", "split"])
+    assert (means["system"] == "trained").all() and means["seed"].isna().all()
+    assert means["seeds"].tolist() == [3, 3, 1, 2]
+    small = means.loc[("small", "devtest")]
+    assert small["bleu_sacrebleu"] == pytest.approx(64 / 3) and small["bleu_tokenised"] == pytest.approx(61.5 / 3)
+    assert small["bleu_sacrebleu_sd"] == pytest.approx(statistics.stdev([20.0, 21.0, 23.0]))
+    assert small["bleu_sacrebleu_sd"] == pytest.approx((7 / 3) ** 0.5), "the sample sd (n - 1)"
+    assert small["bleu_sacrebleu_sd"] != pytest.approx(statistics.pstdev([20.0, 21.0, 23.0]))
+    assert small["bleu_tokenised_sd"] == pytest.approx(statistics.stdev([19.0, 20.5, 22.0]))
+    assert means.loc[("small", "dev"), "bleu_sacrebleu"] == pytest.approx(32.0), "dev alone, not pooled with devtest"
+    assert means.loc[("full", "devtest"), "bleu_sacrebleu"] == pytest.approx(25.75), "full's two seeds only"
+    assert means.loc[("full", "devtest"), "bleu_sacrebleu_sd"] == pytest.approx(statistics.stdev([25.0, 26.5]))
+    medium = means.loc[("medium", "devtest")]
+    assert (
+        medium["bleu_sacrebleu"] == 24.0
+        and pd.isna(medium["bleu_sacrebleu_sd"])
+        and pd.isna(medium["bleu_tokenised_sd"])
+    )
+    # the signatures every seed shares stay; the decode signatures differ (one checkpoint each)
+    assert means["sacrebleu_signature"].str.startswith("nrefs:1|").all()
+    assert means["tokenised_signature"].str.startswith("moses:nl|").all()
+    assert means["decode_signature"].tolist() == ["", "", "ckpt:medium1|beam:5", ""], "one seed: its own"
+    models = table[table["kind"] == "model"]
+    assert len(models) == len(SEED_SCORES) and models["seeds"].isna().all() and models["bleu_sacrebleu_sd"].isna().all()
+    lines = (tmp_path / "bleu.tsv").read_text().splitlines()
+    assert lines[0] == "\t".join(BLEU_TABLE_COLUMNS)
+    assert lines[8].startswith("trained\tsmall\t\tdevtest\tsize_mean\t3\t21.33"), "seed empty, 3 seeds"
+    assert lines[10].startswith("trained\tmedium\t\tdevtest\tsize_mean\t1\t24.0\t\tnrefs:1|"), "one seed: sd empty"
+    assert lines[2].startswith("trained\tsmall\t1\tdevtest\tmodel\t\t20.0\t\tnrefs:1|"), "a model: seeds, sd empty"
+
+
+def test_bleu_tables_size_mean_rows_carry_section_3_1_beside_them(tmp_path):
+    """Section 3.1's SacreBLEU devtest mean and sd of a size stand beside the size's
+    devtest mean row (``paper_bleu_sacrebleu``, ``paper_bleu_sacrebleu_sd``); Table 9's
+    per-seed score stays beside each model row's ``bleu_tokenised``."""
+    from natcomp.published import published_path, read_published
+
+    paths = [bleu_file(tmp_path, *row) for row in SEED_SCORES]
+    published = read_published(published_path("mt"))
+    table = gather_bleu(paths, tmp_path / "bleu.tsv", sizes=["small", "medium", "full"], published=published)
+    columns = list(table.columns)
+    at = columns.index("bleu_sacrebleu")
+    assert columns[at : at + 5] == [
+        "bleu_sacrebleu",
+        "bleu_sacrebleu_sd",
+        "paper_bleu_sacrebleu",
+        "paper_bleu_sacrebleu_sd",
+        "sacrebleu_signature",
+    ]
+    at = columns.index("bleu_tokenised")
+    assert columns[at : at + 3] == ["bleu_tokenised", "bleu_tokenised_sd", "paper_bleu_tokenised"]
+    means = table[table["kind"] == "size_mean"].set_index(["size", "split"])
+    small = means.loc[("small", "devtest")]
+    assert small["bleu_sacrebleu"] == pytest.approx(64 / 3)
+    assert (small["paper_bleu_sacrebleu"], small["paper_bleu_sacrebleu_sd"]) == (20.6, 0.4)
+    assert (means.loc[("medium", "devtest"), ["paper_bleu_sacrebleu", "paper_bleu_sacrebleu_sd"]] == [24.4, 0.3]).all()
+    assert (means.loc[("full", "devtest"), ["paper_bleu_sacrebleu", "paper_bleu_sacrebleu_sd"]] == [25.8, 0.1]).all()
+    assert means.loc[("small", "dev"), ["paper_bleu_sacrebleu", "paper_bleu_sacrebleu_sd"]].isna().all(), "devtest only"
+    assert means["paper_bleu_tokenised"].isna().all(), "Table 9 has no mean row"
+    models = table[table["kind"] == "model"]
+    assert models["paper_bleu_sacrebleu"].isna().all() and models["paper_bleu_sacrebleu_sd"].isna().all()
+    paper = models.set_index(["size", "seed", "split"])["paper_bleu_tokenised"]
+    assert paper[("small", 1, "devtest")] == 21.14 and paper[("full", 2, "devtest")] == 25.63
+    line = (tmp_path / "bleu.tsv").read_text().splitlines()[10]
+    assert line.startswith("trained\tmedium\t\tdevtest\tsize_mean\t1\t24.0\t\t24.4\t0.3\t"), line
+
+
+def test_bleu_table_without_trained_models_has_no_mean_rows(tmp_path):
+    """A run with pretrained systems only (``natcomp mt evaluate``): model rows only, the
+    scores still numbers."""
+    paths = [bleu_file(tmp_path, *row) for row in SEED_SCORES if row[0] != "trained"]
+    table = gather_bleu(paths, tmp_path / "bleu.tsv", systems=["opus-mt-en-nl"])
+    assert table["kind"].tolist() == ["model"] and list(table.columns) == BLEU_TABLE_COLUMNS
+    assert table["bleu_sacrebleu"].dtype == float and table["bleu_sacrebleu_sd"].dtype == float

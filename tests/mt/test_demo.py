@@ -3,7 +3,7 @@
 import pandas as pd
 import pytest
 
-from natcomp.mt.bleu import BLEU_COLUMNS
+from natcomp.mt.bleu import BLEU_TABLE_COLUMNS
 from workflow_copy import copy_workflow, run_snakemake
 
 pytestmark = pytest.mark.demo
@@ -18,11 +18,28 @@ def demo(demo_run):
 
 def test_bleu_table(demo):
     table = pd.read_csv(demo / "results" / "tables" / "mt" / "bleu.tsv", sep="\t")
-    # the demo's sizes and seeds are named like the paper's: Table 9 stands beside bleu_tokenised
-    assert list(table.columns) == [*BLEU_COLUMNS[:7], "paper_bleu_tokenised", *BLEU_COLUMNS[7:]]
-    trained = table[table["system"] == "trained"]
+    # the demo's sizes and seeds are named like the paper's: Table 9 stands beside
+    # bleu_tokenised, section 3.1's mean and sd beside each size's devtest mean row
+    at = BLEU_TABLE_COLUMNS.index("sacrebleu_signature")
+    paper = BLEU_TABLE_COLUMNS.index("tokenised_signature")
+    assert list(table.columns) == [
+        *BLEU_TABLE_COLUMNS[:at],
+        "paper_bleu_sacrebleu",
+        "paper_bleu_sacrebleu_sd",
+        *BLEU_TABLE_COLUMNS[at:paper],
+        "paper_bleu_tokenised",
+        *BLEU_TABLE_COLUMNS[paper:],
+    ]
+    # the models only: 2 sizes x 2 seeds x 2 splits; each size's mean rows apart
+    trained = table[(table["system"] == "trained") & (table["kind"] == "model")]
     assert trained["decode_signature"].str.contains("|beam:5|maxlen:1.2*src+10|", regex=False).all()
-    assert len(trained) == 2 * 2 * 2
+    assert len(trained) == 2 * 2 * 2 and trained["seed"].notna().all()
+    means = table[table["kind"] == "size_mean"].set_index(["size", "split"])
+    assert len(means) == 2 * 2 and means["seed"].isna().all() and (means["seeds"] == 2).all()
+    by_size = trained.groupby(["size", "split"])
+    assert means["bleu_sacrebleu"].to_dict() == pytest.approx(by_size["bleu_sacrebleu"].mean().to_dict())
+    assert means["bleu_sacrebleu_sd"].to_dict() == pytest.approx(by_size["bleu_sacrebleu"].std(ddof=1).to_dict())
+    assert means.loc[("small", "devtest"), "paper_bleu_sacrebleu"] == 20.6
     # The demo language is small and regular: a model that learned it translates it well.
     assert table["bleu_sacrebleu"].min() > 40 and table["bleu_tokenised"].min() > 0, table
     full = trained[trained["size"] == "full"]["bleu_sacrebleu"].mean()

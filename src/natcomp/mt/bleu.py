@@ -18,6 +18,14 @@
 The two differ because the 13a tokeniser and Moses split text differently (Moses splits
 ``'s`` and hyphens in numbers, escapes ``&``, ...), so only ``bleu_tokenised`` is
 comparable with Table 9.
+
+The BLEU table (:func:`gather_bleu`) has a row per model (``kind`` ``model``) and split,
+and per corpus size of the trained models and split a ``size_mean`` row: each score's
+mean over the size's seeds and, in ``<score>_sd``, their sample standard deviation (n - 1,
+as natcomp's other seed sds; empty for a single seed), its seed empty and ``seeds`` the
+number of seeds. Section 3.1 reports such a mean and sd per size ("20.6±.4" for small, on
+devtest), which stand beside the mean row as ``paper_bleu_sacrebleu`` and
+``paper_bleu_sacrebleu_sd``.
 """
 
 from __future__ import annotations
@@ -31,6 +39,7 @@ from sacrebleu.metrics import BLEU
 from natcomp.errors import InputError
 from natcomp.files import read_lines
 from natcomp.mt.preprocess import tokenise
+from natcomp.mt.scoring import TRAINED_SYSTEM
 from natcomp.mt.tables import nullable_integers, order_rows
 from natcomp.published import add_paper_columns
 from natcomp.tsv import read_tsv, write_tsv
@@ -52,6 +61,32 @@ BLEU_COLUMNS = [
 ]
 #: the score columns of :data:`BLEU_COLUMNS`
 SCORE_COLUMNS = ["bleu_sacrebleu", "bleu_tokenised"]
+#: the signature columns of :data:`BLEU_COLUMNS`
+SIGNATURE_COLUMNS = ["sacrebleu_signature", "tokenised_signature", "decode_signature"]
+#: a score's standard deviation over seeds is the column ``<score><SD_SUFFIX>``
+SD_SUFFIX = "_sd"
+#: the ``kind`` of a BLEU table row: one model's scores (a trained model's, of one size and
+#: seed, or a pretrained system's), or the mean and sd over the seeds of one corpus size
+MODEL_ROW = "model"
+SIZE_MEAN_ROW = "size_mean"
+#: the columns of the BLEU table (:func:`gather_bleu`): :data:`BLEU_COLUMNS` with the row's
+#: ``kind``, the number of ``seeds`` a ``size_mean`` row is over (empty on a model row)
+#: and each score's sd over those seeds (empty on a model row, and for a single seed)
+BLEU_TABLE_COLUMNS = [
+    "system",
+    "size",
+    "seed",
+    "split",
+    "kind",
+    "seeds",
+    "bleu_sacrebleu",
+    "bleu_sacrebleu" + SD_SUFFIX,
+    "sacrebleu_signature",
+    "bleu_tokenised",
+    "bleu_tokenised" + SD_SUFFIX,
+    "tokenised_signature",
+    "decode_signature",
+]
 #: the columns that name a row of the BLEU table (the ``our_row`` of resources/mt/published.tsv)
 BLEU_KEYS = ["system", "size", "seed", "split"]
 
@@ -111,6 +146,33 @@ def write_bleu(
     return scores
 
 
+def size_means(models: pd.DataFrame) -> pd.DataFrame:
+    """The ``size_mean`` rows of the BLEU table's model rows ``models``: per corpus size of
+    the trained models and split (in first-seen order), each score's mean over the seeds
+    and its sample standard deviation (n - 1; missing for a single seed), ``seeds`` the
+    number of seeds and the seed missing. A signature column keeps the value every seed
+    shares and is empty where they differ (``decode_signature``: one checkpoint each)."""
+    trained = models[models["system"] == TRAINED_SYSTEM]
+    rows = []
+    for (size, split), group in trained.groupby(["size", "split"], sort=False):
+        row: dict[str, object] = {
+            "system": TRAINED_SYSTEM,
+            "size": size,
+            "seed": pd.NA,
+            "split": split,
+            "kind": SIZE_MEAN_ROW,
+            "seeds": len(group),
+        }
+        for column in SCORE_COLUMNS:
+            row[column] = float(group[column].mean())
+            row[column + SD_SUFFIX] = float(group[column].std(ddof=1)) if len(group) > 1 else float("nan")
+        for column in SIGNATURE_COLUMNS:
+            values = group[column].unique()
+            row[column] = values[0] if len(values) == 1 else ""
+        rows.append(row)
+    return pd.DataFrame(rows, columns=BLEU_TABLE_COLUMNS)
+
+
 def gather_bleu(
     paths: Sequence[str | Path],
     output: str | Path,
@@ -119,16 +181,30 @@ def gather_bleu(
     systems: Sequence[str] = (),
     published: pd.DataFrame | None = None,
 ) -> pd.DataFrame:
-    """Concatenate one-row BLEU files into the BLEU table, rows ordered like the other MT
-    tables (:func:`natcomp.mt.tables.order_rows`): the trained models (``sizes`` in config
-    order, seeds), then the pretrained ``systems`` in config order, each by split. A
-    pretrained system's size and seed stay empty. With ``published`` (resources/mt/
-    published.tsv), the paper's Table 9 score of the same size, seed and split stands
-    beside ``bleu_tokenised`` as ``paper_bleu_tokenised`` (no such column when no row is
-    in Table 9)."""
-    table = pd.concat([read_tsv(p, BLEU_COLUMNS) for p in paths], ignore_index=True)
-    table = table.astype(dict.fromkeys(SCORE_COLUMNS, float)).assign(seed=nullable_integers(table["seed"]))
-    table = order_rows(table, BLEU_KEYS, sizes, systems)[BLEU_COLUMNS]
+    """Concatenate one-row BLEU files into the BLEU table (:data:`BLEU_TABLE_COLUMNS`),
+    rows ordered like the other MT tables (:func:`natcomp.mt.tables.order_rows`): the
+    trained models (``sizes`` in config order, seeds), then the pretrained ``systems`` in
+    config order, each by split. A pretrained system's size and seed stay empty. Each
+    corpus size ends with its ``size_mean`` rows (:func:`size_means`), one per split; a
+    reader that wants the models takes the rows of ``kind`` :data:`MODEL_ROW`.
+
+    With ``published`` (resources/mt/published.tsv), the paper's Table 9 score of the same
+    size, seed and split stands beside ``bleu_tokenised`` as ``paper_bleu_tokenised``, and
+    section 3.1's devtest mean and sd of a size beside that size's devtest mean row as
+    ``paper_bleu_sacrebleu`` and ``paper_bleu_sacrebleu_sd`` (no such column when no row
+    is in the paper)."""
+    models = pd.concat([read_tsv(p, BLEU_COLUMNS) for p in paths], ignore_index=True)
+    models = models.astype(dict.fromkeys(SCORE_COLUMNS, float)).assign(
+        seed=nullable_integers(models["seed"]),
+        kind=MODEL_ROW,
+        seeds=pd.NA,
+        **{column + SD_SUFFIX: float("nan") for column in SCORE_COLUMNS},
+    )
+    table = pd.concat([models[BLEU_TABLE_COLUMNS], size_means(models)], ignore_index=True)
+    scores = [*SCORE_COLUMNS, *(column + SD_SUFFIX for column in SCORE_COLUMNS)]
+    table = table.astype({"seed": "Int64", "seeds": "Int64", **dict.fromkeys(scores, float)})
+    # a size's mean rows (seed missing) sort after its seeds
+    table = order_rows(table, BLEU_KEYS, sizes, systems)[BLEU_TABLE_COLUMNS]
     if published is not None:
         table = add_paper_columns(table, published, "bleu", BLEU_KEYS)
     write_tsv(output, table)
