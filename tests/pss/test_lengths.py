@@ -15,7 +15,8 @@ from natcomp import hf
 from natcomp.configcheck import check_config
 from natcomp.errors import ConfigError
 from natcomp.pss.encoders import layer_and_length_for
-from natcomp.pss.lengths import model_max_positions, read_sentence_lengths, sentence_lengths, token_counts
+from natcomp.hf import model_max_positions, token_counts
+from natcomp.pss.lengths import read_sentence_lengths, sentence_lengths
 
 REPO = Path(__file__).resolve().parents[2]
 YELP = REPO.parent / "shared" / "data" / "yelp"

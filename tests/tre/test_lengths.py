@@ -26,7 +26,6 @@ from natcomp.tre.lengths import (
     length_limit,
     length_settings,
     parse_length,
-    token_counts,
 )
 from natcomp.tsv import read_tsv, write_tsv
 
@@ -56,7 +55,7 @@ def sentence(words: int) -> str:
 def test_a_sentence_over_the_limit_is_cut_and_one_exactly_at_it_is_not(tokenizer):
     # 23 words + [CLS] + [SEP] = 25 tokens: bert-as-service's max_seq_len keeps it whole
     texts = [sentence(23), sentence(24), sentence(3)]
-    assert token_counts(tokenizer, texts).tolist() == [25, 26, 5], "special tokens are counted"
+    assert hf.token_counts(tokenizer, texts) == [25, 26, 5], "special tokens are counted"
     assert cut_mask(tokenizer, texts, 25).tolist() == [False, True, False]
     columns = length_columns(tokenizer, texts, 25)
     assert {name: values.tolist() for name, values in columns.items()} == {"tokens": [25, 26, 5], "cut": [0, 1, 0]}
@@ -79,7 +78,7 @@ def test_a_tokenizer_without_a_maximum_cuts_nothing_at_no_limit(tokenizer, monke
     assert length_limit(tokenizer, None) is None
     assert not cut_mask(tokenizer, [sentence(50)], None).any()
     assert cut_mask(tokenizer, [sentence(50)], 25).all()
-    assert token_counts(tokenizer, []).tolist() == []
+    assert hf.token_counts(tokenizer, []) == []
 
 
 def test_length_labels_and_settings():
@@ -244,7 +243,7 @@ def test_bert_as_services_25_tokens_cut_491_of_the_1101_sst_dev_sentences():
     tokenizer = hf.load_tokenizer("all-MiniLM-L6-v2")
     assert len(tokenizer) == 30522 and tokenizer.do_lower_case
     sentences = score_trees(load_trees(SST / "dev.txt", ["dev"]))["sentence"].tolist()
-    counts = token_counts(tokenizer, sentences)
+    counts = np.asarray(hf.token_counts(tokenizer, sentences))
     assert len(sentences) == 1101
     assert int(cut_mask(tokenizer, sentences, 25).sum()) == 491
     assert int((counts == 25).sum()) == 43, "the sentences exactly at the limit are kept whole"

@@ -56,10 +56,12 @@ from natcomp.hf.inference import (  # noqa: E402
     mean_pooling_mask,
     model_device,
     model_inputs,
+    model_max_positions,
     padding_position_ids,
     pool_states,
     predict_logits,
     single_token_id,
+    token_counts,
     tokenize,
 )
 from natcomp.hf.kinds import is_decoder_only  # noqa: E402
@@ -175,6 +177,7 @@ __all__ = [
     "masked_token_probabilities",
     "mean_pooling_mask",
     "model_device",
+    "model_max_positions",
     "predict_logits",
     "resolve_model",
     "run_dtype",
@@ -184,6 +187,7 @@ __all__ = [
     "shipped_model_ids",
     "shipped_model_path",
     "single_token_id",
+    "token_counts",
     "tokenize",
     "training_load_dtype",
     "train_translation_model",

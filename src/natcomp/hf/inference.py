@@ -47,6 +47,55 @@ def length_sorted_batches(texts: Sequence[TextInput], batch_size: int) -> list[l
     return [order[start : start + batch_size] for start in range(0, len(order), batch_size)]
 
 
+#: a tokenizer's ``model_max_length`` at or above this is transformers' "no limit known" sentinel
+_NO_MAXIMUM = 1_000_000
+#: model types whose position ids count from the pad id + 1 (``max_position_embeddings`` - 2
+#: positions are usable)
+_OFFSET_POSITIONS = {
+    "camembert",
+    "data2vec-text",
+    "ibert",
+    "longformer",
+    "mpnet",
+    "roberta",
+    "roberta-prelayernorm",
+    "xlm-roberta",
+    "xlm-roberta-xl",
+    "xmod",
+}
+
+
+def token_counts(tokenizer, texts: Sequence[str], batch_size: int = 4096) -> list[int]:
+    """Tokens of each text, special tokens included (BERT's [CLS] and [SEP]), uncut: what
+    :func:`tokenize` would keep without a limit. PSS and TRE count the sentences a length
+    limit cuts with it."""
+    counts: list[int] = []
+    for start in range(0, len(texts), batch_size):
+        encoded = tokenizer(list(texts[start : start + batch_size]), truncation=False, verbose=False)
+        counts.extend(len(ids) for ids in encoded["input_ids"])
+    return counts
+
+
+def model_max_positions(tokenizer, config=None) -> int | None:
+    """The most tokens the model reads: the smaller of the tokenizer's ``model_max_length``
+    (unless it is transformers' no-limit sentinel) and the config's position embeddings
+    (``max_position_embeddings`` or ``n_positions``, less RoBERTa-style models' pad offset);
+    None where neither says."""
+    limits = []
+    own = getattr(tokenizer, "model_max_length", None)
+    if isinstance(own, int) and 0 < own < _NO_MAXIMUM:
+        limits.append(own)
+    for name in ("max_position_embeddings", "n_positions"):
+        positions = getattr(config, name, None) if config is not None else None
+        if isinstance(positions, int) and positions > 0:
+            if getattr(config, "model_type", None) in _OFFSET_POSITIONS:
+                pad = getattr(config, "pad_token_id", None)
+                positions -= (1 if pad is None else int(pad)) + 1
+            limits.append(positions)
+            break
+    return min(limits) if limits else None
+
+
 def tokenize(tokenizer, texts: Sequence[TextInput], max_length: int) -> Mapping[str, torch.Tensor]:
     """Tokenize a batch of texts or of ``(first, second)`` pairs, padded to the longest,
     truncated to ``max_length`` tokens (pairs: the longer text is cut first)."""

@@ -26,15 +26,11 @@ __all__ = [
     "length_limit",
     "length_settings",
     "parse_length",
-    "token_counts",
 ]
 
 #: the label of "no limit": the tokenizer's own maximum (``model_max_length``), as Hugging Face
 #: truncates when it is given ``max_length=None``
 NO_LIMIT = "none"
-#: a tokenizer without a maximum of its own reports a huge ``model_max_length`` (transformers'
-#: VERY_LARGE_INTEGER); above this it has none, and Hugging Face truncates nothing
-_NO_MODEL_MAXIMUM = 10**9
 #: the columns the workflow's fit scripts add to a ``scores`` table (:func:`length_columns`)
 LENGTH_COLUMNS = ("tokens", "cut")
 
@@ -64,36 +60,31 @@ def length_settings(max_length: int | None) -> list[str]:
     return [NO_LIMIT] if max_length is None else [length_label(max_length), NO_LIMIT]
 
 
-def token_counts(tokenizer, texts: Sequence[str]) -> np.ndarray:
-    """Tokens of each text as the embedding tokenizes it (:func:`natcomp.hf.inference.tokenize`:
-    the tokenizer's special tokens, such as BERT's [CLS] and [SEP], included), before any cut."""
-    if not texts:
-        return np.zeros(0, dtype=int)
-    encoded = tokenizer(list(texts), add_special_tokens=True, truncation=False, verbose=False)
-    return np.array([len(ids) for ids in encoded["input_ids"]], dtype=int)
-
-
 def length_limit(tokenizer, max_length: int | None) -> int | None:
     """The tokens an embedding at ``max_length`` keeps: ``max_length``, or with None the
     tokenizer's own maximum (``model_max_length``), which Hugging Face truncates to when given
     no ``max_length``; None where the tokenizer has no maximum (nothing is cut)."""
     if max_length is not None:
         return max_length
-    own = getattr(tokenizer, "model_max_length", None)
-    return own if isinstance(own, int) and 0 < own < _NO_MODEL_MAXIMUM else None
+    from natcomp.hf.inference import model_max_positions
+
+    return model_max_positions(tokenizer)
 
 
 def cut_mask(tokenizer, texts: Sequence[str], max_length: int | None) -> np.ndarray:
     """Whether the embedding at ``max_length`` (None: no limit, :func:`length_limit`) cuts each
-    text: True where its tokens, special tokens included (:func:`token_counts`), exceed the
+    text: True where its tokens, special tokens included (:func:`natcomp.hf.token_counts`), exceed the
     limit. A text of exactly ``max_length`` tokens is kept whole."""
     return length_columns(tokenizer, texts, max_length)["cut"].astype(bool)
 
 
 def length_columns(tokenizer, texts: Sequence[str], max_length: int | None) -> dict[str, np.ndarray]:
-    """The :data:`LENGTH_COLUMNS` of ``texts``: ``tokens`` (:func:`token_counts`) and ``cut``
-    (1 where the embedding at ``max_length`` cut the text, else 0: :func:`cut_mask`)."""
-    counts = token_counts(tokenizer, texts)
+    """The :data:`LENGTH_COLUMNS` of ``texts``: ``tokens`` (:func:`natcomp.hf.token_counts`:
+    special tokens included, uncut) and ``cut`` (1 where the embedding at ``max_length`` cut
+    the text, else 0: :func:`cut_mask`)."""
+    from natcomp.hf.inference import token_counts
+
+    counts = np.asarray(token_counts(tokenizer, texts), dtype=int)
     limit = length_limit(tokenizer, max_length)
     cut = counts > limit if limit is not None else np.zeros(len(counts), dtype=bool)
     return {"tokens": counts, "cut": cut.astype(int)}
