@@ -183,6 +183,30 @@ def frozen_dtype(model) -> str:
     return names[next(parameter.dtype for parameter in model.parameters() if not parameter.requires_grad)]
 
 
+def timed_step(step: str, family: str, model, tokenizer, texts, labels, settings, device: str, memory: Memory) -> dict:
+    """One epoch of ``fine_tune_classifier`` on one batch (``settings`` of ``family``): its
+    time, peak memory, method and loss."""
+    start = time.perf_counter()
+    result = hf.fine_tune_classifier(
+        model, tokenizer, texts, labels, settings=settings, fine_tuning_key=family_key(family)
+    )
+    sync(device == "cuda")
+    seconds = time.perf_counter() - start
+    return {
+        "step": step,
+        **memory.peak(),
+        "seconds": seconds,
+        "items_per_second": len(texts) / seconds,
+        "batch_size": settings.batch_size,
+        "max_length": settings.max_length,
+        "fine_tuning": result.fine_tuning,
+        "frozen_dtype": frozen_dtype(model),
+        "parameters": sum(parameter.numel() for parameter in model.parameters()),
+        "trainable": trainable(model),
+        "train_loss": result.history[0]["train_loss"],
+    }
+
+
 def plane_step(folder: Path, config, tokenizer, device: str, memory: Memory) -> dict:
     """One PLANE fine-tuning step through fine_tune_classifier, as fine_tune_and_test runs it."""
     key = "plane.finetune.training"
@@ -198,30 +222,9 @@ def plane_step(folder: Path, config, tokenizer, device: str, memory: Memory) -> 
     texts = [sentence(*PLANE_WORDS[i % len(PLANE_WORDS)]) for i in range(settings.batch_size)]
     labels = [i % 2 for i in range(settings.batch_size)]
     tokens = hf.tokenize(tokenizer, texts, settings.max_length)["input_ids"].shape[1]
-    start = time.perf_counter()
-    result = hf.fine_tune_classifier(
-        model, tokenizer, texts, labels, settings=settings, fine_tuning_key=family_key("plane")
-    )
-    sync(device == "cuda")
-    seconds = time.perf_counter() - start
-    figures = {
-        "step": "PLANE fine-tuning step",
-        **memory.peak(),
-        "seconds": seconds,
-        "build_seconds": built,
-        "items_per_second": len(texts) / seconds,
-        "batch_size": settings.batch_size,
-        "tokens": tokens,
-        "max_length": settings.max_length,
-        "fine_tuning": result.fine_tuning,
-        "frozen_dtype": frozen_dtype(model),
-        "parameters": sum(parameter.numel() for parameter in model.parameters()),
-        "trainable": trainable(model),
-        "in_use_before_gb": before,
-        "train_loss": result.history[0]["train_loss"],
-    }
-    del model, result
-    return figures
+    figures = timed_step("PLANE fine-tuning step", "plane", model, tokenizer, texts, labels, settings, device, memory)
+    del model
+    return {**figures, "build_seconds": built, "tokens": tokens, "in_use_before_gb": before}
 
 
 def noncompsst_step(folder: Path, config, tokenizer, sentences: list[str], device: str, memory: Memory) -> dict:
@@ -245,30 +248,11 @@ def noncompsst_step(folder: Path, config, tokenizer, sentences: list[str], devic
     transformers.set_seed(settings.seed)
     model = SentimentHeadClassifier(encoder, 7)  # the head in fp32, on the CPU until placed for training
     built = time.perf_counter() - start
-    start = time.perf_counter()
-    result = hf.fine_tune_classifier(
-        model, tokenizer, texts, labels, settings=settings, fine_tuning_key=family_key("noncompsst")
+    figures = timed_step(
+        "NonCompSST head step", "noncompsst", model, tokenizer, texts, labels, settings, device, memory
     )
-    sync(device == "cuda")
-    seconds = time.perf_counter() - start
-    figures = {
-        "step": "NonCompSST head step",
-        **memory.peak(),
-        "seconds": seconds,
-        "build_seconds": built,
-        "items_per_second": len(texts) / seconds,
-        "batch_size": settings.batch_size,
-        "tokens": tokens,
-        "max_length": settings.max_length,
-        "pooling": model.pooling,
-        "fine_tuning": result.fine_tuning,
-        "frozen_dtype": frozen_dtype(model),
-        "parameters": sum(parameter.numel() for parameter in model.parameters()),
-        "trainable": trainable(model),
-        "in_use_before_gb": before,
-        "train_loss": result.history[0]["train_loss"],
-    }
-    del model, encoder, result
+    figures.update(pooling=model.pooling, build_seconds=built, tokens=tokens, in_use_before_gb=before)
+    del model, encoder
     return figures
 
 
