@@ -118,14 +118,6 @@ def in_summary(path, title):
     return path
 
 
-def with_encoder_max_length(settings, encoder):
-    """A settings section (PSS and TRE: embed, fine_tune) with the encoder's own max_length,
-    tokens kept per sentence, where it sets one (the paper's BERT: bert-as-service's 25).
-    """
-    own = encoder.get("max_length")
-    return dict(settings) if own is None else {**settings, "max_length": own}
-
-
 def report_table(tsv, caption, category, subcategory=None, title=None, summary=False):
     """Mark a final TSV table for the report, like Snakemake's report() marks a file.
 
