@@ -346,6 +346,21 @@ CASES = [
         "{d}/existing.txt",
         "exists",
     ),
+    # a JSON setting of the wrong type or out of range (issue 45)
+    (
+        "plane-split-settings-type",
+        'plane split --resource {d}/dir --kind good --seed 1 --settings {{"test_adjective_fraction":"lots"}} '
+        "--train {o}/t.tsv --test {o}/s.tsv",
+        "--settings",
+        "expected a number above 0 and below 1",
+    ),
+    (
+        "plane-split-settings-huge-distance",
+        'plane split --resource {d}/dir --kind good --seed 1 --settings {{"hypernym_max_distance":1e29}} '
+        "--train {o}/t.tsv --test {o}/s.tsv",
+        "--settings",
+        "from 1 to 20",
+    ),
 ]
 
 
@@ -366,6 +381,7 @@ def test_bad_input_is_one_line_and_exit_2(inputs, tmp_path, capsys, monkeypatch,
     assert status == 2, (status, err)
     lines = err.splitlines()
     assert len(lines) == 1, err
+    assert captured.out == "", captured.out  # no information line before the error (issue 45)
     assert lines[0].startswith(f"natcomp: error: {path.format(d=inputs)}"), lines[0]
     assert expected.format(d=inputs) in lines[0], lines[0]
     assert "Traceback" not in err
@@ -382,3 +398,15 @@ def _quiet_natcomp_logger():
     logger.setLevel(logging.WARNING)
     yield
     logger.setLevel(level)
+
+
+def test_a_failing_command_prints_no_information_line_before_its_error(inputs, tmp_path, capsys):
+    """noncompsst candidates said "no --raw-scores: the spread filter is off" before finding
+    that its trees file was missing (issue 45): information goes after the checks."""
+    status = main(
+        ["noncompsst", "candidates", str(inputs / "missing.txt"), "--no-parser", "--no-ner"]
+        + ["--out", str(tmp_path / "c.tsv")]
+    )
+    err = capsys.readouterr().err
+    assert status == 2
+    assert err.splitlines() == [f"natcomp: error: {inputs / 'missing.txt'}: file not found"], err

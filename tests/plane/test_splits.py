@@ -1,8 +1,12 @@
 from __future__ import annotations
 
+import dataclasses
+import re
+
 import pandas as pd
 import pytest
 
+from natcomp.plane import splits
 from natcomp.plane.splits import (
     GoodSettings,
     InDistributionSettings,
@@ -110,3 +114,38 @@ def test_test_adjectives_per_class_round_the_fraction_up(fraction, expected):
         of_class = {f"{cls.lower()}{i}" for i in range(n)}
         assert len(sides["test"] & of_class) == expected[cls], cls
         assert len(sides["train"] & of_class) == n - expected[cls], cls
+
+
+@pytest.mark.parametrize(
+    ("kind", "given", "expected"),
+    [
+        ("good", {"test_adjective_fraction": "lots"}, 'test_adjective_fraction "lots": expected a number above 0'),
+        ("good", {"test_adjective_fraction": 1}, "test_adjective_fraction 1: expected a number above 0 and below 1"),
+        ("good", {"test_noun_fraction": 0}, "test_noun_fraction 0: expected a number above 0"),
+        ("good", {"test_noun_fraction": True}, "test_noun_fraction true: expected a number"),
+        ("good", {"train_draws": 0}, "train_draws 0: expected a whole number of at least 1"),
+        ("good", {"test_draws": 2.5}, "test_draws 2.5: expected a whole number"),
+        ("good", {"hypernym_max_distance": 1e29}, "hypernym_max_distance 1e+29: expected a whole number from 1 to 20"),
+        ("good", {"hypernym_max_distance": 21}, "expected a whole number from 1 to 20"),
+        ("good", {"disjoint_hypernyms": "yes"}, 'disjoint_hypernyms "yes": expected true or false'),
+        (
+            "good",
+            {"adjectives_per_draw": {"I": 1, "S": 1}},
+            "expected an object with a count of at least 0 for each of I, S, O",
+        ),
+        ("one_it", {"adjectives_per_draw": {"I": 1, "S": -1, "O": 1}}, "for each of I, S, O"),
+        ("one_it", {"disjoint_hypernyms": True}, "unknown one_it setting(s) disjoint_hypernyms"),
+        ("in_distribution", {"test_phrase_fraction": -0.1}, "expected a number above 0 and below 1"),
+    ],
+)
+def test_split_settings_refuse_wrong_types_and_ranges_naming_the_setting(kind, given, expected):
+    with pytest.raises(ValueError, match=re.escape(expected)):
+        splits.split_settings(kind, given)
+
+
+def test_split_settings_take_every_default_and_edge_values():
+    for kind, settings_class in splits.SETTINGS_CLASSES.items():
+        defaults = dataclasses.asdict(settings_class())
+        assert splits.split_settings(kind, defaults) == settings_class()
+    edge = splits.split_settings("good", {"test_noun_fraction": 0.999, "hypernym_max_distance": 20, "train_draws": 1})
+    assert (edge.test_noun_fraction, edge.hypernym_max_distance, edge.train_draws) == (0.999, 20, 1)

@@ -67,8 +67,6 @@ def _candidates(args: argparse.Namespace) -> int:
         raise OptionError(
             "--max-tokens", f"expected at least --min-tokens ({args.min_tokens}), not {args.max_tokens}: no phrase fits"
         )
-    if not args.raw_scores:
-        logger.info("no --raw-scores: the spread filter is off")
     settings = candidates.CandidateSettings(
         args.min_tokens,
         args.max_tokens,
@@ -97,6 +95,8 @@ def _candidates(args: argparse.Namespace) -> int:
         table = read_tsv(args.phrase_types, ("phrase", "type"))
         types = dict(zip(table["phrase"], table["type"]))
     names = [line.strip() for line in read_text(args.entities).splitlines() if line.strip()] if args.entities else []
+    if not args.raw_scores:  # after every input is read: a command that fails prints only its error
+        logger.info("no --raw-scores: the spread filter is off")
     table, counts = candidates.select_candidates(
         trees,
         settings,

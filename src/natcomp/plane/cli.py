@@ -8,7 +8,6 @@ the main CLI.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import sys
 from pathlib import Path
 
@@ -143,20 +142,11 @@ def _cmd_split(args) -> int:
     from natcomp.plane import splits
     from natcomp.plane.pipeline import write_split
 
-    settings_class = {
-        "good": splits.GoodSettings,
-        "one_it": splits.OneItSettings,
-        "in_distribution": splits.InDistributionSettings,
-    }[args.kind]
-    known = [field.name for field in dataclasses.fields(settings_class)]
-    unknown = sorted(set(args.settings) - set(known))
-    if unknown:
-        raise OptionError(
-            "--settings", f"unknown {args.kind} setting(s) {', '.join(unknown)}; expected some of {', '.join(known)}"
-        )
-    n_train, n_test = write_split(
-        args.resource, args.kind, args.seed, settings_class(**args.settings), args.train, args.test
-    )
+    try:
+        settings = splits.split_settings(args.kind, args.settings)
+    except ValueError as error:
+        raise OptionError("--settings", str(error)) from None
+    n_train, n_test = write_split(args.resource, args.kind, args.seed, settings, args.train, args.test)
     print(f"{args.kind} split {args.seed}: {n_train} train, {n_test} test items")
     return 0
 

@@ -24,6 +24,7 @@ Disjointness and balance are verified by :func:`check_split` before a split is w
 from __future__ import annotations
 
 import dataclasses
+import json
 import logging
 import math
 import random
@@ -69,6 +70,57 @@ class OneItSettings:
 @dataclasses.dataclass(frozen=True)
 class InDistributionSettings:
     test_phrase_fraction: float = 0.1
+
+
+#: the settings class of each split kind (``plane.splits.<kind>``, ``natcomp plane split --settings``)
+SETTINGS_CLASSES = {"good": GoodSettings, "one_it": OneItSettings, "in_distribution": InDistributionSettings}
+#: the most hypernym steps a GOoD split may look up (as ``natcomp plane hypernyms --max-distance``)
+MAX_HYPERNYM_DISTANCE = 20
+
+
+def split_settings(kind: str, given: Mapping[str, object]):
+    """The settings of a ``kind`` split from ``given`` (a JSON object's names and values),
+    checked as the config schema checks ``plane.splits.<kind>``: known names, fractions
+    strictly between 0 and 1, draws at least 1, ``hypernym_max_distance`` from 1 to
+    :data:`MAX_HYPERNYM_DISTANCE`, ``adjectives_per_draw`` a count of at least 0 for each
+    of I, S and O, ``disjoint_hypernyms`` true or false. A bad value is a ``ValueError``
+    naming the setting."""
+    settings_class = SETTINGS_CLASSES[kind]
+    known = [field.name for field in dataclasses.fields(settings_class)]
+    unknown = sorted(set(given) - set(known))
+    if unknown:
+        raise ValueError(f"unknown {kind} setting(s) {', '.join(unknown)}; expected some of {', '.join(known)}")
+    for name, value in given.items():
+        problem = _setting_problem(name, value)
+        if problem:
+            raise ValueError(f"{name} {json.dumps(value)}: expected {problem}")
+    return settings_class(**given)
+
+
+def _is_count(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _setting_problem(name: str, value: object) -> str | None:
+    """What ``value`` of the split setting ``name`` should be, or None when it is that."""
+    if name.endswith("_fraction"):
+        number = isinstance(value, (int, float)) and not isinstance(value, bool)
+        return None if number and 0 < value < 1 else "a number above 0 and below 1"
+    if name.endswith("_draws"):
+        return None if _is_count(value) and value >= 1 else "a whole number of at least 1"
+    if name == "hypernym_max_distance":
+        fits = _is_count(value) and 1 <= value <= MAX_HYPERNYM_DISTANCE
+        return None if fits else f"a whole number from 1 to {MAX_HYPERNYM_DISTANCE}"
+    if name == "disjoint_hypernyms":
+        return None if isinstance(value, bool) else "true or false"
+    if name == "adjectives_per_draw":
+        fits = (
+            isinstance(value, Mapping)
+            and set(value) == set(CLASSES)
+            and all(_is_count(count) and count >= 0 for count in value.values())
+        )
+        return None if fits else f"an object with a count of at least 0 for each of {', '.join(CLASSES)}"
+    return None
 
 
 def _partition_adjectives(phrases: pd.DataFrame, fraction: float, rng: random.Random) -> dict[str, set[str]]:

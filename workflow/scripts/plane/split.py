@@ -6,12 +6,6 @@ from natcomp.plane import splits
 from natcomp.plane.pipeline import write_split
 from natcomp.rulelog import logged
 
-SETTINGS = {
-    "good": splits.GoodSettings,
-    "one_it": splits.OneItSettings,
-    "in_distribution": splits.InDistributionSettings,
-}
-
 with logged(snakemake.log[0]) as log:
     kind = snakemake.wildcards.kind
     options = {k: v for k, v in dict(snakemake.params.settings).items() if k != "enabled"}
@@ -19,7 +13,7 @@ with logged(snakemake.log[0]) as log:
         Path(snakemake.input.item_table).parent,
         kind,
         int(snakemake.wildcards.seed),
-        SETTINGS[kind](**options),
+        splits.split_settings(kind, options),
         snakemake.output.train,
         snakemake.output.test,
     )
