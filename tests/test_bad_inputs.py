@@ -58,6 +58,7 @@ def make_inputs(folder: Path) -> Path:
     (d / "phrases.tsv").write_text("phrase\ttype\ngood film\tNP\n", encoding="utf-8")
     (d / "sent.tsv").write_text("stimulus\tsentiment\na b\t3\n", encoding="utf-8")
     (d / "existing.txt").write_text("keep me\n", encoding="utf-8")
+    (d / "bad.yaml").write_text("mt:\n  seeds: [1, 2\n  sizes: {}\n", encoding="utf-8")
     import numpy as np
 
     np.save(d / "emb.npy", np.ones((3, 4)))
@@ -345,6 +346,13 @@ CASES = [
         "plane resource --source released --input {d}/released_latin1.tsv --out {d}/existing.txt",
         "{d}/existing.txt",
         "exists",
+    ),
+    # a config file with a YAML syntax error: its line and column (issue 45)
+    (
+        "evaluate-configfile-yaml-syntax",
+        "evaluate -n --model all-MiniLM-L6-v2 --configfile {d}/bad.yaml",
+        "{d}/bad.yaml, line 3: column 8",
+        "not valid YAML",
     ),
     # a JSON setting of the wrong type or out of range (issue 45)
     (

@@ -98,3 +98,18 @@ def test_writers_refuse_a_folder_and_folder_outputs_an_existing_file(tmp_path):
         check_output_folder(tmp_path / "file")
     check_output_folder(tmp_path / "dir")
     check_output_folder(tmp_path / "new")
+
+
+def test_read_yaml_names_the_line_and_column_of_a_syntax_error(tmp_path):
+    from natcomp.errors import InputError
+    from natcomp.files import read_yaml
+
+    good = tmp_path / "good.yaml"
+    good.write_text("mt:\n  target_lang: de\n", encoding="utf-8")
+    assert read_yaml(good) == {"mt": {"target_lang": "de"}}
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("mt:\n  sizes: {small: 1\n  seeds: [1\n", encoding="utf-8")
+    with pytest.raises(InputError) as caught:
+        read_yaml(bad)
+    assert caught.value.line == 3
+    assert str(caught.value).startswith(f"{bad}, line 3: column 8: not valid YAML: expected ',' or '}}', but got ':'")

@@ -118,6 +118,24 @@ def read_text(path: str | Path) -> str:
         raise utf8_error(path, data, error) from None
 
 
+def read_yaml(path: str | Path):
+    """The YAML document of a UTF-8 file (checked like :func:`read_text`); a syntax error is
+    an :class:`InputError` naming the file, the line and the column of the problem."""
+    import yaml
+
+    text = read_text(path)
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as error:
+        problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+        mark = getattr(error, "problem_mark", None)
+        if mark is None:
+            raise InputError(path, f"not valid YAML: {problem}") from None
+        context = getattr(error, "context", None)
+        where = f" ({context})" if context else ""
+        raise InputError(path, f"column {mark.column + 1}: not valid YAML: {problem}{where}", mark.line + 1) from None
+
+
 def read_first_line(path: str | Path) -> str:
     """The first line of a UTF-8 text file without its line end (checked like :func:`read_text`)."""
     opener = gzip.open if str(path).endswith(".gz") else open

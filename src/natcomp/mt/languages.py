@@ -177,16 +177,9 @@ def check_source_language(code: str, key: str = "mt.source_lang") -> Language:
 
 
 def _parse(path: Path, code: str) -> Language:
-    import yaml
+    from natcomp.files import read_yaml
 
-    from natcomp.files import read_text
-
-    try:
-        data = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        line = mark.line + 1 if mark is not None else None
-        raise InputError(path, f"not valid YAML ({getattr(error, 'problem', error)})", line) from None
+    data = read_yaml(path)
     if not isinstance(data, Mapping):
         raise InputError(path, "expected a mapping of language fields")
     unknown = sorted(set(data) - _FIELDS)

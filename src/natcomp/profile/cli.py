@@ -152,15 +152,10 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
 
 
 def read_base(path: Path) -> dict:
-    import yaml
+    from natcomp.files import read_yaml
 
-    from natcomp.files import read_text
-
-    try:
-        # An unreadable file (a folder, missing, not UTF-8) is one line naming it (read_text, cli.main).
-        base = yaml.safe_load(read_text(path))
-    except yaml.YAMLError as error:
-        raise InputError(path, f"not valid YAML: {str(error).splitlines()[0]}") from None
+    # An unreadable file (a folder, missing, not UTF-8, bad YAML) is one line naming it (cli.main).
+    base = read_yaml(path)
     if not isinstance(base, dict):
         raise InputError(path, "the base config is not a mapping of sections")
     return base
