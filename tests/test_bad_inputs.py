@@ -347,6 +347,20 @@ CASES = [
         "{d}/existing.txt",
         "exists",
     ),
+    # an output that is also an input, under a file, or in a folder that cannot be written (issue 45)
+    ("pss-clean-out-is-input", "pss clean --pairs {d}/pairs.txt --out {d}/pairs.txt", "{d}/pairs.txt", "is an input"),
+    (
+        "pss-clean-out-under-a-file",
+        "pss clean --pairs {d}/pairs.txt --out {d}/existing.txt/o.tsv",
+        "{d}/existing.txt/o.tsv",
+        "is a file; expected a folder above the output",
+    ),
+    (
+        "pss-clean-out-in-proc",
+        "pss clean --pairs {d}/pairs.txt --out /proc/natcomp-x/o.tsv",
+        "/proc/natcomp-x",
+        "cannot be written",
+    ),
     # a config file with a YAML syntax error: its line and column (issue 45)
     (
         "evaluate-configfile-yaml-syntax",

@@ -36,9 +36,10 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
 from natcomp.cliargs import ArgumentParser
-from natcomp.errors import one_line
+from natcomp.errors import InputError, OptionError, one_line
 
 PROG = "natcomp"
 
@@ -112,15 +113,39 @@ def _new_spelling(argv: list[str]) -> list[str]:
 
 
 def _check_outputs(args: argparse.Namespace) -> None:
-    """Refuse the outputs a command names (``output_files``, ``output_folders``) before it reads a byte."""
+    """Refuse the outputs a command names (``output_files``, ``output_folders``) before it
+    reads a byte: a folder as a file, an existing file as a folder, a folder that cannot be
+    written, two outputs on one path, and an output that is also one of the command's inputs
+    (any other path argument), which writing would overwrite before or while it is read."""
     from natcomp.files import check_output_file, check_output_folder
 
-    for dest in getattr(args, "output_files", ()):
-        if getattr(args, dest) is not None:
-            check_output_file(getattr(args, dest))
-    for dest in getattr(args, "output_folders", ()):
-        if getattr(args, dest) is not None:
-            check_output_folder(getattr(args, dest))
+    outputs: dict[Path, str] = {}
+    output_dests = {*getattr(args, "output_files", ()), *getattr(args, "output_folders", ())}
+    for dests, check in (
+        (getattr(args, "output_files", ()), check_output_file),
+        (getattr(args, "output_folders", ()), check_output_folder),
+    ):
+        for dest in dests:
+            path = getattr(args, dest)
+            if path is None:
+                continue
+            check(path)
+            option = _option_name(dest)
+            same = outputs.setdefault(Path(path).resolve(), option)
+            if same != option:
+                raise OptionError(option, f"{path} is also the output of {same}; expected a path of its own")
+    for dest, value in vars(args).items():
+        if dest in output_dests:
+            continue
+        for item in value if isinstance(value, (list, tuple)) else (value,):
+            if isinstance(item, Path) and item.resolve() in outputs:
+                raise InputError(
+                    item, f"is an input and the output of {outputs[item.resolve()]}; expected another output path"
+                )
+
+
+def _option_name(dest: str) -> str:
+    return "--" + dest.replace("_", "-")
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -31,8 +31,12 @@ def atomic_path(path: str | Path) -> Iterator[Path]:
     """
     target = Path(path)
     check_output_file(target)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp_name = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".part", dir=target.parent)
+    except OSError as error:
+        # named for the output, not for the hidden temporary file the OS error would name
+        raise InputError(target, _unwritable(error)) from None
     os.close(fd)
     tmp = Path(tmp_name)
     # mkstemp creates 0600 files; give the result the permissions a plain open() would.
@@ -76,16 +80,41 @@ def _text_wrapper(binary: IO[bytes], encoding: str | None) -> IO[str]:
 
 
 def check_output_file(path: str | Path) -> None:
-    """Refuse ``path`` as a file to write when it is a folder (:class:`InputError` naming it)."""
+    """Refuse ``path`` as a file to write when it is a folder or cannot be written
+    (:func:`check_writable`), with an :class:`InputError` naming it."""
     if Path(path).is_dir():
         raise InputError(path, "is a folder; expected a file to write")
+    check_writable(Path(path).parent, path)
 
 
 def check_output_folder(path: str | Path) -> None:
-    """Refuse ``path`` as a folder to write into when it exists and is not a folder."""
+    """Refuse ``path`` as a folder to write into when it exists and is not a folder, or
+    cannot be made or written (:func:`check_writable`)."""
     target = Path(path)
     if target.exists() and not target.is_dir():
         raise InputError(path, "already exists as a file; expected a folder to write into (or a new name)")
+    check_writable(target, path)
+
+
+def _unwritable(error: OSError) -> str:
+    return f"cannot be written ({error.strerror or error}); expected a path in a folder that can be written"
+
+
+def check_writable(folder: str | Path, output: str | Path) -> None:
+    """Refuse ``output`` when ``folder`` (its folder, made on writing when missing) cannot
+    be made or written: the nearest existing folder above it is a file, or a probe file
+    cannot be made in it (read-only, ``/proc``, no permission). Nothing is left behind."""
+    existing = Path(folder).absolute()
+    while not existing.exists() and existing != existing.parent:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise InputError(output, f"{existing} is a file; expected a folder above the output")
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".natcomp-write-check.", dir=existing)
+    except OSError as error:
+        raise InputError(output, _unwritable(error)) from None
+    os.close(fd)
+    os.unlink(probe)
 
 
 def utf8_error(path: str | Path, data: bytes, error: UnicodeDecodeError, first_line: int = 1) -> InputError:
