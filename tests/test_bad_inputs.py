@@ -263,7 +263,7 @@ CASES = [
         "noncompsst evaluate --predictions {d}/predictions.tsv --human {d}/human.tsv --stimuli {d}/stimuli.tsv "
         "--top-k -5 --out {o}/e.tsv",
         "--top-k",
-        "expected an integer at least 1, not -5",
+        "expected an integer from 1 to 1000000, not -5",
     ),
     (
         "noncompsst-evaluate-top-k-more-than-phrases",
@@ -276,13 +276,13 @@ CASES = [
         "noncompsst-candidates-max-raw-sd-negative",
         "noncompsst candidates {d}/trees.txt --no-parser --no-ner --quiet --out {o}/c.tsv --max-raw-sd -1",
         "--max-raw-sd",
-        "expected a number at least 0, not -1",
+        "expected a number from 0 to 12, not -1",
     ),
     (
         "noncompsst-candidates-max-tokens-0",
         "noncompsst candidates {d}/trees.txt --no-parser --no-ner --quiet --out {o}/c.tsv --max-tokens 0 --min-tokens 5",
         "--max-tokens",
-        "expected an integer at least 1, not 0",
+        "expected an integer from 1 to 200, not 0",
     ),
     (
         "noncompsst-candidates-max-tokens-below-min",
@@ -294,18 +294,18 @@ CASES = [
         "evaluate-cores-negative",
         "evaluate --model m --cores -4 -n",
         "--cores",
-        "expected an integer at least 1, not -4",
+        "expected an integer from 1 to 4096, not -4",
     ),
-    ("evaluate-cores-0", "evaluate --model m --cores 0", "--cores", "expected an integer at least 1, not 0"),
+    ("evaluate-cores-0", "evaluate --model m --cores 0", "--cores", "expected an integer from 1 to 4096, not 0"),
     ("evaluate-name-empty", "evaluate --model m --name= -n", "--name", "'' must be letters, digits"),
-    ("mt-evaluate-beam-0", "mt evaluate --model m --beam 0", "--beam", "expected an integer at least 1, not 0"),
+    ("mt-evaluate-beam-0", "mt evaluate --model m --beam 0", "--beam", "expected an integer from 1 to 256, not 0"),
     (
         "mt-evaluate-batch-size-huge",
         "mt evaluate --model m --batch-size 99999999999999999999",
         "--batch-size",
         "expected an integer from 1 to 4096",
     ),
-    ("mt-fragments-threads-negative", "mt fragments {d}/trees.txt --threads -1", "--threads", "at least 0"),
+    ("mt-fragments-threads-negative", "mt fragments {d}/trees.txt --threads -1", "--threads", "from 0 to 4096"),
     (
         "tre-fit-learning-rate-0",
         "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --out {o}/f.tsv --learning-rate 0",
@@ -432,3 +432,66 @@ def test_a_failing_command_prints_no_information_line_before_its_error(inputs, t
     err = capsys.readouterr().err
     assert status == 2
     assert err.splitlines() == [f"natcomp: error: {inputs / 'missing.txt'}: file not found"], err
+
+
+# ---------------------------------------------------------------------------------------
+# every numeric option of every sub-command (issue 45): out of range, not a number, not finite
+
+
+def _numeric_options() -> list[tuple[list[str], str, tuple]]:
+    """(sub-command words, option, (kind, low, high)) of every numeric option; an option whose
+    type is a bare int or float (no range) fails the sweep on its own."""
+    import argparse
+
+    from natcomp.cli import build_parser
+
+    found = []
+
+    def walk(parser, words):
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    walk(sub, [*words, name])
+            elif action.type in (int, float):
+                found.append((words, action.option_strings[0], (action.type, None, None)))
+            elif hasattr(action.type, "bounds"):
+                found.append((words, action.option_strings[0], action.type.bounds))
+
+    walk(build_parser(), [])
+    return found
+
+
+NUMERIC_OPTIONS = _numeric_options()
+
+
+def _refused_values(bounds: tuple) -> list[str]:
+    kind, low, high = bounds
+    values = ["abc", "", "nan", "inf", "-inf", "1e400"]
+    values += ["1.5", "1e29"] if kind is int else []
+    if low is not None:
+        values.append(str(low - 1) if kind is int else "-1e29")
+    if high is not None:
+        values.append(str(high + 1) if kind is int else f"{high * 2 + 1:g}")
+    return values
+
+
+def test_the_sweep_finds_every_numeric_option():
+    assert len(NUMERIC_OPTIONS) >= 18, len(NUMERIC_OPTIONS)  # every family's commands are walked
+
+
+@pytest.mark.parametrize(
+    ("words", "option", "bounds"),
+    NUMERIC_OPTIONS,
+    ids=[" ".join([*words, option]) for words, option, _ in NUMERIC_OPTIONS],
+)
+def test_every_numeric_option_has_a_range_and_refuses_what_is_outside_it(words, option, bounds, capsys):
+    kind, low, high = bounds
+    assert low is not None, f"{option}: no lower bound"
+    if kind is int:
+        # an integer counts something: without an upper bound a huge value loops per unit (a hang)
+        assert high is not None, f"{option}: an integer option without an upper bound"
+    for value in _refused_values(bounds):
+        status = main([*words, option, value])
+        err = capsys.readouterr().err
+        assert status == 2, (option, value, err)
+        assert err.splitlines() == [err.strip()] and err.startswith(f"natcomp: error: {option}: expected "), err

@@ -451,12 +451,12 @@ def test_a_dry_run_in_an_existing_run_folder_changes_nothing_there(tmp_path, mon
 @pytest.mark.parametrize(
     ("option", "value", "allowed"),
     [
-        ("--cores", "0", "an integer at least 1"),
-        ("--cores", "-4", "an integer at least 1"),
-        ("--beam", "0", "an integer at least 1"),
-        ("--max-new-tokens", "0", "an integer at least 1"),
-        ("--max-len-a", "-1", "a number at least 0"),
-        ("--max-len-b", "-1", "an integer at least 0"),
+        ("--cores", "0", "an integer from 1 to 4096"),
+        ("--cores", "-4", "an integer from 1 to 4096"),
+        ("--beam", "0", "an integer from 1 to 256"),
+        ("--max-new-tokens", "0", "an integer from 1 to 32768"),
+        ("--max-len-a", "-1", "a number from 0 to 100"),
+        ("--max-len-b", "-1", "an integer from 0 to 32768"),
         ("--batch-size", "0", "an integer from 1 to 4096"),
         ("--batch-size", "99999999999999999999", "an integer from 1 to 4096"),
         ("--name", "", "must be letters, digits"),

@@ -71,6 +71,7 @@ def _number_checker(kind: type, low: float | None, high: float | None, low_open:
             raise argparse.ArgumentTypeError(f"expected {allowed}, not {text}")
         return value
 
+    check.bounds = (kind, low, high)  # what the option sweep (tests/test_bad_inputs.py) reads
     return check
 
 
@@ -100,3 +101,9 @@ positive_int = int_range(1)
 non_negative_int = int_range(0)
 non_negative_float = float_range(0.0)
 positive_float = float_range(0.0, low_open=True)
+#: a random seed: numpy's and Python's generators take 0 to 2**32 - 1
+seed_int = int_range(0, 2**32 - 1)
+#: the most cores (or processes) one command may ask for: no machine natcomp runs on has more
+MAX_CORES = 4096
+#: cores or processes, at least 1
+cores_int = int_range(1, MAX_CORES)

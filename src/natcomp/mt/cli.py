@@ -32,8 +32,13 @@ import os
 import sys
 from pathlib import Path
 
-from natcomp.cliargs import int_range, non_negative_float, non_negative_int, positive_int
+from natcomp.cliargs import MAX_CORES, float_range, int_range
 from natcomp.errors import ConfigError, InputError, NatcompError
+
+#: upper bounds of the decoding options a user could mean (issue 45): wider beams and longer
+#: outputs than any released system decodes with
+MAX_BEAM = 256
+MAX_NEW_TOKENS = 32768
 
 __all__ = ["add_subcommands", "system_settings"]
 
@@ -384,10 +389,10 @@ def _add_fragments(subparsers) -> None:
     )
     parser.add_argument(
         "--threads",
-        type=non_negative_int,
+        type=int_range(0, MAX_CORES),
         default=1,
         metavar="N",
-        help="processes for disco-dop (0: all CPUs; default 1)",
+        help=f"processes for disco-dop, 0 to {MAX_CORES} (0: all CPUs; default 1)",
     )
     parser.set_defaults(func=_cmd_fragments, output_files=("output",))
 
@@ -463,24 +468,26 @@ def _add_evaluate(subparsers) -> None:
     )
     parser.add_argument("--source-code", help="source language code as the model names it (NLLB-200: eng_Latn)")
     parser.add_argument("--target-code", help="target language code as the model names it (NLLB-200: nld_Latn)")
-    parser.add_argument("--beam", type=positive_int, default=5, help="beam size, at least 1 (default %(default)s)")
+    parser.add_argument(
+        "--beam", type=int_range(1, MAX_BEAM), default=5, help=f"beam size, 1 to {MAX_BEAM} (default %(default)s)"
+    )
     parser.add_argument(
         "--max-new-tokens",
-        type=positive_int,
+        type=int_range(1, MAX_NEW_TOKENS),
         default=256,
-        help="longest translation, in the model's tokens, at least 1 (default %(default)s)",
+        help=f"longest translation, in the model's tokens, 1 to {MAX_NEW_TOKENS} (default %(default)s)",
     )
     parser.add_argument(
         "--max-len-a",
-        type=non_negative_float,
-        help="also end a translation after MAX_LEN_A (at least 0) x source tokens + MAX_LEN_B (fairseq's limit, as the trained "
+        type=float_range(0.0, 100.0),
+        help="also end a translation after MAX_LEN_A (0 to 100) x source tokens + MAX_LEN_B (fairseq's limit, as the trained "
         "models decode; default: none)",
     )
     parser.add_argument(
         "--max-len-b",
-        type=non_negative_int,
+        type=int_range(0, MAX_NEW_TOKENS),
         default=10,
-        help="the constant term of --max-len-a's limit, at least 0 (default %(default)s)",
+        help=f"the constant term of --max-len-a's limit, 0 to {MAX_NEW_TOKENS} (default %(default)s)",
     )
     parser.add_argument(
         "--batch-size",

@@ -22,8 +22,12 @@ import sys
 import zipfile
 from pathlib import Path
 
-from natcomp.cliargs import non_negative_float, positive_int
+from natcomp.cliargs import float_range, int_range
 from natcomp.errors import InputError, NatcompError, OptionError
+
+# upper bounds a user could mean (issue 45): no SST sentence has 200 tokens, no study 10**6 phrases
+MAX_PHRASE_TOKENS = 200
+MAX_TOP_K = 10**6
 
 __all__ = ["add_subcommands"]
 
@@ -198,21 +202,22 @@ def add_subcommands(subparsers) -> None:
     )
     p.add_argument(
         "--max-raw-sd",
-        type=non_negative_float,
+        # the sd of scores on 1 to 25 is at most half the range
+        type=float_range(0.0, 12.0),
         default=5.0,
-        help="largest standard deviation of a phrase's raw 1-25 scores, at least 0 (default 5)",
+        help="largest standard deviation of a phrase's raw 1-25 scores, 0 to 12 (default 5)",
     )
     p.add_argument(
         "--min-tokens",
-        type=positive_int,
+        type=int_range(1, MAX_PHRASE_TOKENS),
         default=3,
-        help="fewest tokens per subphrase, punctuation excluded, at least 1 (default 3)",
+        help=f"fewest tokens per subphrase, punctuation excluded, 1 to {MAX_PHRASE_TOKENS} (default 3)",
     )
     p.add_argument(
         "--max-tokens",
-        type=positive_int,
+        type=int_range(1, MAX_PHRASE_TOKENS),
         default=8,
-        help="most tokens per subphrase, punctuation excluded, at least --min-tokens (default 8)",
+        help=f"most tokens per subphrase, punctuation excluded, --min-tokens to {MAX_PHRASE_TOKENS} (default 8)",
     )
     p.add_argument(
         "--stanza-dir", type=Path, default=Path("stanza_resources"), help="folder with stanza's English models"
@@ -269,7 +274,7 @@ def add_subcommands(subparsers) -> None:
     p.add_argument("--ungrammatical", type=Path, metavar="FILE", help="stimulus<TAB>ungrammatical, for ALLCLEAN")
     p.add_argument(
         "--top-k",
-        type=positive_int,
+        type=int_range(1, MAX_TOP_K),
         help=f"F1 on the k phrases with the highest human MAXABS, 1 to the number of phrases (default "
         f"{DEFAULT_TOP_K}, the paper's, or all phrases when there are fewer)",
     )

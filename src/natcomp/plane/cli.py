@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.cliargs import int_range, json_object
+from natcomp.cliargs import int_range, json_object, seed_int
 from natcomp.errors import OptionError
 
 
@@ -82,7 +82,7 @@ def add_subcommands(subparsers) -> None:
     split.add_argument(
         "--kind", choices=("good", "one_it", "in_distribution"), required=True, help="which kind of split to make"
     )
-    split.add_argument("--seed", type=int, required=True, help="the seed of the random draws")
+    split.add_argument("--seed", type=seed_int, required=True, help="the seed of the random draws, from 0 to 2**32 - 1")
     split.add_argument(
         "--settings", type=json_object, default={}, help="JSON object of split settings (see docs/plane.md)"
     )

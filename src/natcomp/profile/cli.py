@@ -23,7 +23,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from natcomp.cliargs import positive_int
+from natcomp.cliargs import MAX_CORES, cores_int
 from natcomp.errors import ConfigError, InputError, OptionError
 
 __all__ = ["RunPlan", "add_run_arguments", "add_subcommands", "evaluate_model", "model_help", "plan_run", "run_name"]
@@ -126,9 +126,9 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--directory", type=Path, help="run folder (default: runs/<name>)")
     parser.add_argument(
         "--cores",
-        type=positive_int,
+        type=cores_int,
         default=os.cpu_count() or 1,
-        help="cores Snakemake may use, at least 1 (default: all)",
+        help=f"cores Snakemake may use, 1 to {MAX_CORES} (default: all)",
     )
     parser.add_argument("--dry-run", "-n", action="store_true", help="print the plan and the jobs, run nothing")
     parser.add_argument("snakemake_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)

@@ -15,7 +15,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from natcomp.cliargs import float_range, int_range
+from natcomp.cliargs import float_range, int_range, seed_int
 from natcomp.errors import InputError
 
 __all__ = ["add_subcommands"]
@@ -115,7 +115,7 @@ def add_subcommands(subparsers) -> None:
     )
     fit.add_argument(
         "--seed",
-        type=int_range(0, 2**32 - 1),
+        type=seed_int,
         default=0,
         help="seed of the composition parameters' initialisation, from 0 to 2**32 - 1 (default %(default)s)",
     )
