@@ -52,7 +52,7 @@ from natcomp.mt.consistency import (
     synonym_translation,
     tokens,
 )
-from natcomp.mt.languages import check_idiom_names, target_language
+from natcomp.mt.languages import target_language
 from natcomp.mt.lexicon import Idiom, SynonymPair
 from natcomp.mt.registry import TESTS, ScoringContext, get_test
 from natcomp.mt.translation_cache import translation_signature
@@ -312,8 +312,7 @@ def score_items(
     * ``overgeneralisation``: ``translation``, ``overgeneralised``; the keywords of the
       idiom named in ``idiom`` are, for Dutch, its ``dutch_keywords`` (``idioms`` is
       required, so a file of one's own is read), for another language the
-      ``idiom_keywords`` of its resource file (a ``ValueError`` when it has none; given
-      ``idioms``, every idiom the file names must be one of them), matched
+      ``idiom_keywords`` of its resource file (a ``ValueError`` when it has none), matched
       as ``keyword_matching`` says (:data:`KEYWORD_MATCHING`: ``"inflected"``, ``"word"``
       or ``"substring"``; see :func:`is_overgeneralised`). With
       ``paraphrase_references_only`` a column ``reference_paraphrase`` is added and items
@@ -403,8 +402,6 @@ def _idiom_keywords(idioms: Sequence[Idiom] | None, language: str) -> dict[str, 
             f"{spec.name} has no idiom keywords (resources/mt/languages/{spec.code}.yaml): "
             "overgeneralisation cannot be scored"
         )
-    if idioms is not None:
-        check_idiom_names(spec, [idiom.idiom for idiom in idioms])
     return {idiom: tuple(words) for idiom, words in spec.idiom_keywords.keywords.items()}
 
 
