@@ -7,7 +7,9 @@ top-level spellings (``natcomp score``...) still work (:data:`natcomp.cli.MOVED_
     Score the translations of one test's items (see :mod:`natcomp.mt.scoring`): a per-item
     labels TSV, a per-group summary TSV with overall rows, and one result line on stdout;
     on stderr a warning when translations equal their sources (the English side given as
-    the Dutch), and the reason when no item is scored.
+    the translations), and the reason when no item is scored. ``--target-lang CODE``
+    (default ``nl``, the paper's Dutch) names the translations' language, whose resource
+    file ``resources/mt/languages/CODE.yaml`` every measure reads.
 ``natcomp mt sources --test T --items ITEMS.tsv [--output FILE]``
     The unique source sentences of an items file, one per line, in the order
     ``natcomp mt score --translations-format lines`` expects its translations.
@@ -33,7 +35,7 @@ import sys
 from pathlib import Path
 
 from natcomp.cliargs import MAX_CORES, float_range, int_range
-from natcomp.errors import ConfigError, InputError, NatcompError
+from natcomp.errors import ConfigError, InputError, NatcompError, OptionError
 
 #: upper bounds of the decoding options a user could mean (issue 45): wider beams and longer
 #: outputs than any released system decodes with
@@ -110,7 +112,8 @@ def _add_score(subparsers) -> None:
             "input). On success one line goes to stdout: the test, the number of items (and of scored items "
             "where some are not scored) and the overall scores; run 'natcomp mt sources' for the sentences to "
             "translate. A warning goes to stderr when translations equal their (English) sources, and the reason "
-            "when no item could be scored."
+            "when no item could be scored. The translations are Dutch, the paper's target language, unless "
+            "--target-lang names another."
         ),
     )
     _add_items_arguments(parser)
@@ -130,27 +133,47 @@ def _add_score(subparsers) -> None:
         "in first-seen order (source_a then source_b of each row, or source), the order 'natcomp mt sources' "
         "writes them in",
     )
+    parser.add_argument(
+        "--target-lang",
+        default="nl",
+        metavar="CODE",
+        help="the language of the translations, an ISO 639-1 code with a file resources/mt/languages/CODE.yaml "
+        "(default nl: Dutch, the paper's): its tokeniser, conjunctions, words a replaced noun may change and "
+        "idiom keywords decide every measure",
+    )
     parser.add_argument("--labels", required=True, type=Path, metavar="OUT_LABELS.tsv", help="per-item labels")
     parser.add_argument("--summary", required=True, type=Path, metavar="OUT_SUMMARY.tsv", help="per-group scores")
     parser.add_argument(
         "--synonyms",
         type=Path,
         metavar="FILE",
-        help="synonym pairs (substitutivity; default: the synonyms.tsv shipped with natcomp)",
+        help="synonym pairs (substitutivity; default: the synonyms.tsv shipped with natcomp); their candidate "
+        "translations are Dutch",
+    )
+    parser.add_argument(
+        "--synonym-candidates",
+        type=Path,
+        metavar="FILE",
+        help="substitutivity: each synonym's candidate translations, a TSV with the columns pair, spelling, "
+        "candidate (as the workflow writes them from probe sentences), instead of the Dutch lists of --synonyms; "
+        "needed for a --target-lang other than nl",
     )
     parser.add_argument(
         "--idioms",
         type=Path,
         metavar="FILE",
-        help="idioms (overgeneralisation; default: the idioms.tsv shipped with natcomp)",
+        help="idioms (overgeneralisation; default: the idioms.tsv shipped with natcomp): their Dutch keywords, or "
+        "for another --target-lang the idioms whose keywords its language file gives",
     )
     parser.add_argument(
         "--keyword-matching",
         choices=KEYWORD_MATCHING,
-        help="overgeneralisation: how an idiom's Dutch keyword matches a translation, case-insensitively: "
-        "'inflected' (default) as a whole word or with a Dutch inflectional or diminutive ending (hart: "
-        "hart, harten, hartje; never inside another word: even is not in leven); 'word' as a whole word only "
-        "(hart, not hartje); 'substring' anywhere, like the original code (even in leven, land in Nederland)",
+        help="overgeneralisation: how an idiom's keyword in the --target-lang matches a translation, "
+        "case-insensitively: 'inflected' (default) as a whole word or inflected, as the language's file says "
+        "(Dutch: with a Dutch inflectional or diminutive ending, hart: hart, harten, hartje; German, French, "
+        "Spanish: with the same Snowball stem, Herz: Herzen; never inside another word: even is not in leven); "
+        "'word' as a whole word only (hart, not hartje); 'substring' anywhere, like the original code (even in "
+        "leven, land in Nederland)",
     )
     parser.add_argument(
         "--substring-keywords",
@@ -173,10 +196,11 @@ def _add_score(subparsers) -> None:
     parser.add_argument(
         "--s-conj-split",
         choices=CONJUNCT_RULES,
-        help="s_conj: how the second conjunct is found: 'tokens' (default) after the first 'en' with at least 5 "
-        "tokens before it, none when there is no such 'en'; 'original' like the original code: the tokens joined "
-        "by spaces are split on ' en ', S2 follows the second 'en' when fewer than 5 words precede the first "
-        "(an empty S2 with a single early 'en', equal to any other empty S2)",
+        help="s_conj: how the second conjunct is found: 'tokens' (default) after the first conjunction (Dutch "
+        "'en', or any of the --target-lang's) with at least 5 tokens before it (the language's "
+        "min_first_conjunct), none when there is no such conjunction; 'original' like the original code: the "
+        "tokens joined by spaces are split on ' en ', S2 follows the second 'en' when fewer than 5 words precede "
+        "the first (an empty S2 with a single early 'en', equal to any other empty S2)",
     )
     parser.set_defaults(func=_cmd_score, output_files=("labels", "summary"))
 
@@ -235,19 +259,58 @@ def _report_copied_sources(translations: dict[str, str]) -> None:
         )
 
 
-def _why_none_scored(labels, test: str, metrics) -> str:
+def _why_none_scored(labels, test: str, metrics, language) -> str:
     """Why no item got a label, in words (``natcomp mt score`` prints it instead of a silent 0)."""
     if test == "s_conj":
+        conjunctions = " or ".join(f"'{word}'" for word in language.conjunctions)
         return (
-            "no translation has a second conjunct (a Dutch 'en' after the first conjunct), so no item can be "
-            "compared; are the translations Dutch?"
+            f"no translation has a second conjunct (a {language.name} {conjunctions} after the first conjunct), so "
+            f"no item can be compared; are the translations {language.name}?"
         )
     empty = [column for column in metrics if column in labels and labels[column].isna().all()]
     return f"every item's {' and '.join(empty) or 'label'} is empty"
 
 
+def _synonym_candidates(args: argparse.Namespace, synonyms, language):
+    """The synonym pairs and the candidates ``score_items`` searches (None: the pairs' Dutch lists).
+
+    ``--synonym-candidates`` replaces the lists of ``--synonyms``; the shipped lists are
+    Dutch, so another target language needs that file."""
+    from natcomp.mt.scoring import probe_synonym_candidates
+    from natcomp.mt.synonym_probes import load_candidates
+
+    if args.synonym_candidates is not None:
+        synonyms = load_candidates(args.synonym_candidates, synonyms)
+    elif language.code != "nl":
+        raise OptionError(
+            "--target-lang",
+            f"the shipped synonym candidates are Dutch; give candidates for {language.name} with "
+            "--synonym-candidates FILE (pair, spelling, candidate; the workflow's mt.synonyms.candidates: probes)",
+        )
+    return synonyms, (None if language.code == "nl" else probe_synonym_candidates(synonyms))
+
+
+def _scorable_idioms(args: argparse.Namespace, idioms, language) -> set[str]:
+    """The idioms an item may name: those of ``--idioms`` that have keywords in the language."""
+    from natcomp.mt.languages import check_idiom_names
+
+    names = {idiom.idiom for idiom in idioms}
+    if language.code == "nl":
+        return names
+    if language.idiom_keywords is None:
+        raise OptionError(
+            "--target-lang",
+            f"{language.name} has no idiom keywords (resources/mt/languages/{language.code}.yaml): "
+            "overgeneralisation cannot be scored",
+        )
+    if args.idioms is None:  # a misspelt idiom in the language file would never be scored
+        check_idiom_names(language, sorted(names))
+    return names & set(language.idiom_keywords.keywords)
+
+
 def _cmd_score(args: argparse.Namespace) -> int:
     from natcomp.mt import scoring
+    from natcomp.mt.languages import target_language
     from natcomp.mt.lexicon import load_idioms, load_synonyms
 
     if args.labels.resolve() == args.summary.resolve():
@@ -262,21 +325,24 @@ def _cmd_score(args: argparse.Namespace) -> int:
             "--s-conj-missing-conjunct": args.s_conj_missing_conjunct is not None,
             "--s-conj-split": args.s_conj_split is not None,
         },
+        "substitutivity": {"--synonym-candidates": args.synonym_candidates is not None},
     }
     for test, options in options_of.items():
         given = [flag for flag, present in options.items() if present]
         if given and args.test != test:
             raise NatcompError(f"{' and '.join(given)} apply to --test {test} only")
     keyword_matching = _keyword_matching(args)
+    language = target_language(args.target_lang, "--target-lang")
     quoted = QUOTING[args.quoting]
-    synonyms = idioms = None
+    synonyms = idioms = candidates = None
     entries = None
     if args.test == "substitutivity":
         synonyms = load_synonyms(args.synonyms or _shipped_list("synonyms.tsv", "--synonyms"))
+        synonyms, candidates = _synonym_candidates(args, synonyms, language)
         entries = {pair.name for pair in synonyms}
     elif args.test == "overgeneralisation":
         idioms = load_idioms(args.idioms or _shipped_list("idioms.tsv", "--idioms"))
-        entries = {idiom.idiom for idiom in idioms}
+        entries = _scorable_idioms(args, idioms, language)
 
     items = scoring.read_items(args.items, args.test, entries, quoted=quoted, keyword_matching=keyword_matching)
     _report_idioms_inside_words(items, keyword_matching)
@@ -301,6 +367,8 @@ def _cmd_score(args: argparse.Namespace) -> int:
         paraphrase_references_only=args.paraphrase_references_only,
         s_conj_missing_conjunct=args.s_conj_missing_conjunct or "pair",
         s_conj_split=args.s_conj_split or "tokens",
+        language=language.code,
+        synonym_candidates=candidates,
     )
     metrics = scoring.LABEL_METRICS[args.test]
     summary = scoring.summarise(labels, group_columns, metrics, overall=True)
@@ -315,7 +383,7 @@ def _cmd_score(args: argparse.Namespace) -> int:
     print(f"{PROG} mt score: {args.test}, {counted}, {scores} (labels: {args.labels}, summary: {args.summary})")
     if scored == 0:
         print(
-            f"{PROG} mt score: 0 of {len(items)} items scored: {_why_none_scored(labels, args.test, metrics)}",
+            f"{PROG} mt score: 0 of {len(items)} items scored: {_why_none_scored(labels, args.test, metrics, language)}",
             file=sys.stderr,
         )
     return 0

@@ -1,12 +1,27 @@
 """Judgements of the MT compositionality tests: systematicity, substitutivity, overgeneralisation.
 
 The functions here judge translations of the paper's test items (Dankers, Bruni & Hupkes
-2022, sections 4.1-4.3). A translation is plain Dutch text as an MT system outputs it
-(detokenised, ``De dichter ziet de koning, en het kind slaapt.``). Every comparison works
-on **tokens**: :func:`tokens` splits a translation with the Moses tokeniser for Dutch
-(``sacremoses``, without XML escaping), so punctuation is a token of its own and an
-already tokenised translation (``koning .``, also Moses-escaped ``auto &apos;s``) gives
-the same tokens as its detokenised form.
+2022, sections 4.1-4.3). A translation is plain text in the target language as an MT
+system outputs it (detokenised, ``De dichter ziet de koning, en het kind slaapt.``). Every
+comparison works on **tokens**: :func:`tokens` splits a translation with the Moses
+tokeniser of the target language (``sacremoses``, without XML escaping), so punctuation is
+a token of its own and an already tokenised translation (``koning .``, also Moses-escaped
+``auto &apos;s``) gives the same tokens as its detokenised form.
+
+Target languages
+----------------
+The paper translates English into Dutch, and Dutch is every function's default
+(``language="nl"``). Each function that depends on the target language takes
+``language``, an ISO 639-1 code whose resource file
+``resources/mt/languages/<code>.yaml`` (:mod:`natcomp.mt.languages`) gives what the
+definitions below call language-specific: the Moses tokeniser (``moses``), the
+conjunctions that join S1 and S2 (``conjunctions``: Dutch ``en``; Spanish ``y`` and
+``e``), the shortest first conjunct (``min_first_conjunct``: Dutch 5), the groups of words
+a replaced noun may change (``equivalent_tokens``: Dutch ``het``/``de``, ``dat``/``die``)
+and how ``inflected`` keyword matching works (``keyword_matching``: Dutch endings, equal
+Snowball stems, or whole words). The definitions below state the Dutch case, the paper's;
+``nl.yaml`` holds exactly these Dutch facts, so Dutch scores are the same as before the
+languages were files.
 
 Definitions
 -----------
@@ -14,9 +29,11 @@ Definitions
 source is replaced (the subject, ``np_prime``, or a noun in the VP, ``vp_prime``). The two
 translations are consistent iff they differ in exactly one word: the Levenshtein distance
 between the token lists is exactly 1 (one substitution, insertion or deletion), after the
-anticipated Dutch changes are neutralised: the articles ``het``/``de`` and the relative
+anticipated changes are neutralised: in Dutch the articles ``het``/``de`` and the relative
 pronouns ``dat``/``die`` follow the gender of the new noun, so these tokens are treated as
-equal (in any case pattern: ``Het``/``De`` at the start of a sentence too). Identical
+equal (in any case pattern: ``Het``/``De`` at the start of a sentence too; a capital letter
+alone, French ``L'``, counts as capitalised). Another language's groups are its
+``equivalent_tokens`` (German ``der``/``die``/``das``/``den``/``dem``/``des``). Identical
 translations (distance 0) are **not** consistent: the replaced noun must change the
 translation. This is the paper's definition and what the original code computes.
 
@@ -26,9 +43,10 @@ consistent iff the translations of S2 (:func:`second_conjunct`) are equal token 
 When the conjunction cannot be located in either translation the item is not scored
 (label ``None``; it leaves the denominator).
 
-*Rule for locating S2* (:func:`second_conjunct`): the second conjunct is everything after
-the first token ``en`` that has at least :data:`MIN_FIRST_CONJUNCT` (5) tokens before it
-and at least one token after it. The first conjunct is always a synthetic template
+*Rule for locating S2* (:func:`second_conjunct`; Dutch, whose conjunction is ``en``;
+another language uses any of its ``conjunctions`` and its ``min_first_conjunct`` in the
+same way): the second conjunct is everything after the first token ``en`` that has at
+least :data:`MIN_FIRST_CONJUNCT` (5) tokens before it and at least one token after it. The first conjunct is always a synthetic template
 sentence, whose shortest Dutch translation (template 1, ``De jongen ziet de koning``) has
 5 tokens; the threshold skips the ``en`` inside a template-4 subject (``De dichter en het
 kind zien de koning , en ...``), and taking the *first* qualifying ``en`` keeps any
@@ -55,7 +73,9 @@ early ``en`` (``Hij en zij , en de man liep .``, ``Lidstaten en plaatselijke en 
 overheden ...``) the original blindly takes the text after the second, wherever it is,
 while the token rule finds no S2 or a later one. On a template-4 first conjunct of normal
 length (``De dichter en het kind zagen , en de man liep``) and on ``en`` inside S2 the two
-agree. *Input:* the original split the fairseq ``D-`` line, i.e. Moses-tokenised, escaped
+agree. For a language with several conjunctions (Spanish ``y``, ``e``) the text is split on
+each of them between spaces, and the conjuncts after the chosen one are rejoined with the
+conjunctions that separated them. *Input:* the original split the fairseq ``D-`` line, i.e. Moses-tokenised, escaped
 Dutch; for Moses-tokenised input natcomp's space-joined tokens are that line unescaped
 (re-tokenising a Moses line gives its tokens back, see :func:`tokens`; unescaping changes
 neither an ``en`` nor a word count nor the equality of two conjuncts), so the original
@@ -79,7 +99,8 @@ and appendix C). The item pairs a source with the British term and the same sour
 the American term. *Consistency* is the equality of the two full translations (as token
 lists, so spacing differences do not count). *Synonym consistency* is the equality of
 the spans that translate the synonym (:func:`synonym_translation`): the synonym's
-candidate Dutch translations (gold translation first) are searched in priority order,
+candidate translations (Dutch: gold translation first; the shipped lists are Dutch, so
+another language needs its own, e.g. from probe sentences) are searched in priority order,
 multi-word candidates are first glued into one span, and the first token that contains a
 candidate as a case-insensitive substring is the span (so the compound ``vliegtuigje``
 matches ``vliegtuig``). When no candidate occurs, the span is the whole translation, so a
@@ -88,17 +109,20 @@ of the translation is the same, as the paper specifies.
 
 **Overgeneralisation** (:func:`is_overgeneralised`, section 4.3 and appendix D). A
 translation of a sentence containing an idiom is overgeneralised (too local, literal) iff
-it contains one of the idiom's literal Dutch keywords, case-insensitively (a multi-word
-keyword matches as a token sequence). How a keyword matches is a choice
-(:data:`KEYWORD_MATCHING`), each with its example for the keyword ``hart`` ("by heart")
-or ``even`` ("once in a while"):
+it contains one of the idiom's literal keywords in the target language (Dutch: the paper's
+lists), case-insensitively (a multi-word keyword matches as a token sequence). How a
+keyword matches is a choice (:data:`KEYWORD_MATCHING`), each with its Dutch example for
+the keyword ``hart`` ("by heart") or ``even`` ("once in a while"):
 
 * ``inflected`` (the default): the keyword as a whole token or with a Dutch inflectional
   or diminutive ending (:func:`inflected_forms`): ``het hartje``, ``twee harten``, ``het
   blauwe licht`` fire; ``het leven`` (``even``), ``Nederland`` (``land``) do not. The paper
   asks whether "the keywords' literal translations are present" (section 4.3), and a
   literal translation is often inflected (the paper's own example list has ``hart`` and
-  ``hartje``, ``blauw`` and ``blauwe``, but not every form of every keyword);
+  ``hartje``, ``blauw`` and ``blauwe``, but not every form of every keyword). For another
+  language its file's ``keyword_matching`` decides: ``snowball`` matches a token whose
+  Snowball stem equals the keyword's (German ``Herz`` in ``mit dem Herzen``, not in
+  ``herzlich``), ``word`` whole tokens only;
 * ``word``: the keyword as a whole token only: ``door het hart`` fires, ``het hartje``
   does not (unless ``hartje`` is itself a keyword);
 * ``substring``: the keyword anywhere, as the original code did: ``het leven`` fires for
@@ -152,23 +176,33 @@ import functools
 import re
 from collections.abc import Iterable, Sequence
 
-#: minimum number of tokens before the ``en`` that joins the conjuncts (see the module doc)
+from natcomp.mt.languages import Language, target_language
+
+#: the paper's target language, every function's default
+DEFAULT_LANGUAGE = "nl"
+#: minimum number of tokens before the Dutch ``en`` that joins the conjuncts (the paper's
+#: value; another language's is its resource file's ``min_first_conjunct``)
 MIN_FIRST_CONJUNCT = 5
 #: how :func:`second_conjunct` locates S2: natcomp's token rule (the default) or the
 #: original code's split on ``" en "`` (see the module doc)
 CONJUNCT_RULES = ("tokens", "original")
 
-_CONJUNCTION = "en"
+
+@functools.lru_cache(maxsize=None)
+def _language(code: str) -> Language:
+    """The target language of ``code`` (``resources/mt/languages/<code>.yaml``), read once."""
+    return target_language(code)
+
 
 # --------------------------------------------------------------------------------------
 # tokens
 
 
-@functools.lru_cache(maxsize=1)
-def _tokenizer():
+@functools.lru_cache(maxsize=None)
+def _tokenizer(moses: str):
     from sacremoses import MosesTokenizer
 
-    return MosesTokenizer("nl")
+    return MosesTokenizer(moses)
 
 
 # The entities Moses' escaping produces; "&amp;" last so "&amp;apos;" stays "&apos;".
@@ -193,22 +227,25 @@ def _unescape(text: str) -> str:
 
 
 @functools.lru_cache(maxsize=1 << 17)
-def _tokens(translation: str) -> tuple[str, ...]:
-    return tuple(_tokenizer().tokenize(_unescape(translation), escape=False))
+def _tokens(translation: str, language: str = DEFAULT_LANGUAGE) -> tuple[str, ...]:
+    tokenizer = _tokenizer(_language(language).moses)
+    return tuple(tokenizer.tokenize(_unescape(translation), escape=False))
 
 
-def tokens(translation: str) -> list[str]:
-    """Moses tokens (Dutch rules, not XML-escaped) of a translation.
+def tokens(translation: str, *, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    """Moses tokens (the rules of ``language``'s tokeniser, not XML-escaped) of a translation.
 
     Punctuation becomes a token of its own; an already tokenised or Moses-escaped input
     gives the same tokens (``"koning."``, ``"koning ."`` -> ``["koning", "."]``;
-    ``"auto's"``, ``"auto &apos;s"`` -> ``["auto", "'", "s"]``). Results are cached.
+    ``"auto's"``, ``"auto &apos;s"`` -> ``["auto", "'", "s"]``; French keeps an elided
+    article with its apostrophe: ``"l'homme"`` -> ``["l'", "homme"]``). Results are cached
+    per language.
     """
-    return list(_tokens(translation))
+    return list(_tokens(translation, language))
 
 
-def _normalised(translation: str) -> str:
-    return " ".join(_tokens(translation))
+def _normalised(translation: str, language: str = DEFAULT_LANGUAGE) -> str:
+    return " ".join(_tokens(translation, language))
 
 
 # --------------------------------------------------------------------------------------
@@ -242,31 +279,39 @@ def _one_edit_apart(a: Sequence[str], b: Sequence[str]) -> bool:
     return a[prefix + 1 :] == b[prefix:]
 
 
-_EQUIVALENT = {"het": "de", "de": "de", "dat": "die", "die": "die"}
+def _all_capitals(token: str) -> bool:
+    # One capital letter alone (French "L'") is a capitalised word, not an all-capitals one.
+    return token.isupper() and sum(char.isalpha() for char in token) > 1
 
 
-def _neutralise(token: str) -> str:
-    """Map het->de and dat->die, keeping the case pattern (Het->De, HET->DE)."""
-    base = _EQUIVALENT.get(token.lower())
+def _neutralise(token: str, equivalents) -> str:
+    """The head of the token's group of ``equivalents`` (Dutch het->de, dat->die), keeping
+    the case pattern (Het->De, HET->DE)."""
+    base = equivalents.get(token.lower())
     if base is None:
         return token
     if token.islower():
         return base
-    if token.isupper():
+    if _all_capitals(token):
         return base.upper()
     if token[0].isupper():
         return base.capitalize()
     return base
 
 
-def np_vp_consistent(a: str, b: str) -> bool:
+def np_vp_consistent(a: str, b: str, *, language: str = DEFAULT_LANGUAGE) -> bool:
     """S -> NP VP consistency: the translations differ in exactly one token.
 
-    True iff the token-level Levenshtein distance is exactly 1 after ``het``/``de`` and
-    ``dat``/``die`` are treated as equal (any case pattern). Identical translations are
-    not consistent (the replaced noun must change the translation).
+    True iff the token-level Levenshtein distance is exactly 1 after the words of each
+    group of the language's ``equivalent_tokens`` are treated as equal (any case pattern;
+    Dutch ``het``/``de`` and ``dat``/``die``). Identical translations are not consistent
+    (the replaced noun must change the translation).
     """
-    return _one_edit_apart([_neutralise(t) for t in _tokens(a)], [_neutralise(t) for t in _tokens(b)])
+    equivalents = _language(language).equivalents
+    return _one_edit_apart(
+        [_neutralise(t, equivalents) for t in _tokens(a, language)],
+        [_neutralise(t, equivalents) for t in _tokens(b, language)],
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -280,46 +325,59 @@ def check_conjunct_rule(rule: str) -> str:
     return rule
 
 
-def _original_conjunct(translation: str) -> str | None:
-    """The original code's ``get_conjunct`` on the space-joined tokens (see the module doc)."""
-    text = _normalised(translation)
-    separator = f" {_CONJUNCTION} "
-    if separator not in text:
+@functools.lru_cache(maxsize=None)
+def _separators(conjunctions: tuple[str, ...]) -> re.Pattern[str]:
+    """A conjunction between spaces, captured so that a split keeps which one it was."""
+    return re.compile("( (?:" + "|".join(map(re.escape, conjunctions)) + ") )")
+
+
+def _original_conjunct(translation: str, language: str) -> str | None:
+    """The original code's ``get_conjunct`` on the space-joined tokens (see the module doc).
+
+    Split on any of the language's conjunctions; the text after the chosen one keeps the
+    later conjunctions as they were (for Dutch: ``" en ".join`` of the later parts)."""
+    spec = _language(language)
+    pieces = _separators(spec.conjunctions).split(_normalised(translation, language))
+    if len(pieces) == 1:
         return None
-    parts = text.split(separator)
-    rest = parts[2:] if len(parts[0].split()) < MIN_FIRST_CONJUNCT else parts[1:]
-    return separator.join(rest)
+    # pieces alternate part, separator, part, ...: part k is pieces[2k]
+    first_part = 2 if len(pieces[0].split()) < spec.min_first_conjunct else 1
+    return "".join(pieces[2 * first_part :])
 
 
-def second_conjunct(translation: str, rule: str = "tokens") -> str | None:
+def second_conjunct(translation: str, rule: str = "tokens", *, language: str = DEFAULT_LANGUAGE) -> str | None:
     """The translation of S2 in a translation of ``S1 , and S2``, or ``None``.
 
-    ``rule="tokens"`` (the default): the tokens after the first token ``en`` that has at
-    least :data:`MIN_FIRST_CONJUNCT` tokens before it and at least one after it, joined
-    by single spaces; ``None`` when there is no such ``en``.
+    ``rule="tokens"`` (the default): the tokens after the first token that is one of the
+    language's conjunctions (Dutch ``en``) with at least ``min_first_conjunct`` tokens
+    before it (Dutch: :data:`MIN_FIRST_CONJUNCT`) and at least one after it, joined by
+    single spaces; ``None`` when there is no such conjunction.
 
     ``rule="original"``: the original code's rule on the tokens joined by single spaces:
-    ``None`` without the string ``" en "``; else the text is split on ``" en "`` and S2 is
-    the text after the second ``en`` when the part before the first has fewer than
-    :data:`MIN_FIRST_CONJUNCT` tokens, else after the first (later ``en`` tokens stay in S2).
-    With a single early ``en`` that is the empty string ``""``, which equals every other
-    empty conjunct. See the module docstring for both rules and the choice between them.
+    ``None`` without a conjunction between spaces (``" en "``); else the text is split on
+    each such conjunction and S2 is the text after the second when the part before the
+    first has fewer than ``min_first_conjunct`` tokens, else after the first (later
+    conjunctions stay in S2). With a single early conjunction that is the empty string
+    ``""``, which equals every other empty conjunct. See the module docstring for both
+    rules and the choice between them.
     """
     if check_conjunct_rule(rule) == "original":
-        return _original_conjunct(translation)
-    toks = _tokens(translation)
-    for index in range(MIN_FIRST_CONJUNCT, len(toks) - 1):
-        if toks[index] == _CONJUNCTION:
+        return _original_conjunct(translation, language)
+    spec = _language(language)
+    toks = _tokens(translation, language)
+    for index in range(spec.min_first_conjunct, len(toks) - 1):
+        if toks[index] in spec.conjunctions:
             return " ".join(toks[index + 1 :])
     return None
 
 
-def s_conj_consistent(a: str, b: str, rule: str = "tokens") -> bool | None:
+def s_conj_consistent(a: str, b: str, rule: str = "tokens", *, language: str = DEFAULT_LANGUAGE) -> bool | None:
     """S -> S CONJ S consistency: equal second conjuncts; ``None`` if either is not found.
 
     ``rule`` is the :func:`second_conjunct` rule (:data:`CONJUNCT_RULES`).
     """
-    first, second = second_conjunct(a, rule), second_conjunct(b, rule)
+    first = second_conjunct(a, rule, language=language)
+    second = second_conjunct(b, rule, language=language)
     if first is None or second is None:
         return None
     return first == second
@@ -354,27 +412,27 @@ def _glue(toks: list[str], candidate: tuple[str, ...]) -> list[str]:
     return out
 
 
-def _candidate_tokens(candidates: Iterable[str]) -> list[tuple[str, ...]]:
+def _candidate_tokens(candidates: Iterable[str], language: str = DEFAULT_LANGUAGE) -> list[tuple[str, ...]]:
     out = []
     for candidate in candidates:
-        toks = tuple(t.lower() for t in _tokens(candidate))
+        toks = tuple(t.lower() for t in _tokens(candidate, language))
         if toks:
             out.append(toks)
     return out
 
 
-def synonym_translation(translation: str, candidates: Sequence[str]) -> str:
+def synonym_translation(translation: str, candidates: Sequence[str], *, language: str = DEFAULT_LANGUAGE) -> str:
     """The span of ``translation`` that translates a synonym.
 
-    ``candidates`` are the synonym's Dutch translations in priority order (gold first).
-    Multi-word candidates are first glued into single spans; then, for each candidate in
-    order, the first token (or glued span) that contains the candidate as a
+    ``candidates`` are the synonym's translations into ``language`` in priority order
+    (gold first). Multi-word candidates are first glued into single spans; then, for each
+    candidate in order, the first token (or glued span) that contains the candidate as a
     case-insensitive substring is returned (``vliegtuigje`` matches ``vliegtuig``). When no
     candidate occurs, the whole translation (tokens joined by single spaces) is returned,
     so two translations without the synonym compare equal iff the rest is the same.
     """
-    toks = list(_tokens(translation))
-    cands = _candidate_tokens(candidates)
+    toks = list(_tokens(translation, language))
+    cands = _candidate_tokens(candidates, language)
     for cand in cands:
         if len(cand) > 1:
             toks = _glue(toks, cand)
@@ -386,14 +444,16 @@ def synonym_translation(translation: str, candidates: Sequence[str]) -> str:
     return " ".join(toks)
 
 
-def substitution_consistent(a: str, b: str) -> bool:
+def substitution_consistent(a: str, b: str, *, language: str = DEFAULT_LANGUAGE) -> bool:
     """Substitutivity consistency: the full translations are equal (as token lists)."""
-    return _tokens(a) == _tokens(b)
+    return _tokens(a, language) == _tokens(b, language)
 
 
-def synonym_consistent(a: str, b: str, candidates: Sequence[str]) -> bool:
+def synonym_consistent(a: str, b: str, candidates: Sequence[str], *, language: str = DEFAULT_LANGUAGE) -> bool:
     """Synonym consistency: the synonym spans (:func:`synonym_translation`) are equal."""
-    return synonym_translation(a, candidates) == synonym_translation(b, candidates)
+    return synonym_translation(a, candidates, language=language) == synonym_translation(
+        b, candidates, language=language
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -427,7 +487,7 @@ _VOICED = re.compile(r"(aa|ee|oo|uu|ie|ei|ij|ui|ou|eu|oe)([sf])$")
 
 @functools.lru_cache(maxsize=4096)
 def inflected_forms(keyword: str) -> frozenset[str]:
-    """The lowercase word forms the ``inflected`` keyword matching accepts for ``keyword``.
+    """The lowercase word forms the ``inflected`` keyword matching accepts for a Dutch ``keyword``.
 
     The keyword itself plus the Dutch inflectional and diminutive endings of nouns and
     adjectives: ``-e``, ``-en``, ``-s``, ``-n`` after a final ``-e`` (``gedachten``),
@@ -439,6 +499,7 @@ def inflected_forms(keyword: str) -> frozenset[str]:
     vowel (``poos`` -> ``pozen``). ``-'s`` needs no form: the tokeniser splits the
     apostrophe off (``auto's`` -> ``auto ' s``), so the keyword is a token of its own.
     Forms that are not words (``evennen``) are harmless: Dutch text does not contain them.
+    Used for a language whose ``keyword_matching`` is ``dutch_endings``.
     """
     word = keyword.lower()
     forms = {word, *(word + ending for ending in _ENDINGS)}
@@ -474,6 +535,25 @@ def _matches_inflected(lowered: Sequence[str], keyword: tuple[str, ...]) -> bool
     )
 
 
+@functools.lru_cache(maxsize=None)
+def _stemmer(snowball: str):
+    from nltk.stem.snowball import SnowballStemmer
+
+    return SnowballStemmer(snowball)
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _stem(word: str, snowball: str) -> str:
+    """The Snowball stem of a lowercase word."""
+    return _stemmer(snowball).stem(word)
+
+
+def _matches_stem(lowered: Sequence[str], keyword: tuple[str, ...], snowball: str) -> bool:
+    """``keyword``'s tokens in order, each with the Snowball stem of the translation's token."""
+    stems = [_stem(token, snowball) for token in lowered]
+    return _contains_sequence(stems, [_stem(token, snowball) for token in keyword])
+
+
 def check_keyword_matching(matching: str) -> str:
     """``matching`` if it is one of :data:`KEYWORD_MATCHING`, else ``ValueError``."""
     if matching not in KEYWORD_MATCHING:
@@ -481,7 +561,18 @@ def check_keyword_matching(matching: str) -> str:
     return matching
 
 
-def is_overgeneralised(translation: str, keywords: Iterable[str], matching: str = "inflected") -> bool:
+def _matches_inflected_in(lowered: Sequence[str], keyword: tuple[str, ...], spec: Language) -> bool:
+    """``inflected`` matching the way the language's ``keyword_matching`` says."""
+    if spec.keyword_matching == "dutch_endings":
+        return _matches_inflected(lowered, keyword)
+    if spec.keyword_matching == "snowball":
+        return _matches_stem(lowered, keyword, spec.snowball)
+    return _contains_sequence(lowered, keyword)
+
+
+def is_overgeneralised(
+    translation: str, keywords: Iterable[str], matching: str = "inflected", *, language: str = DEFAULT_LANGUAGE
+) -> bool:
     """True iff a literal keyword of the idiom occurs in ``translation``.
 
     Matching is case-insensitive and works on the tokens of :func:`tokens`; ``matching``
@@ -492,29 +583,36 @@ def is_overgeneralised(translation: str, keywords: Iterable[str], matching: str 
       ``Nederland``;
     * ``"word"``: a whole token only: ``hart`` fires in ``door het hart`` but not in ``het
       hartje`` nor ``harten``;
-    * ``"inflected"`` (default): a whole token, also with a Dutch inflectional or
+    * ``"inflected"`` (default): a whole token, also inflected, as the language's
+      ``keyword_matching`` says. Dutch (``dutch_endings``): with a Dutch inflectional or
       diminutive ending (:func:`inflected_forms`): ``hart`` fires in ``het hartje`` and
       ``twee harten``, ``blauw`` in ``het blauwe licht``, ``staat`` in ``de staten``, but
       never inside another word: not ``even`` in ``leven``, ``land`` in ``Nederland`` or
       ``hart`` in ``hartelijk``. Like every form-based test it also fires on verb forms
-      spelled like a plural (``werken``, ``pakken``, ``landen``).
+      spelled like a plural (``werken``, ``pakken``, ``landen``). ``snowball``: a token
+      whose Snowball stem (of the lowercase word) equals the keyword's (German ``Herz``
+      fires in ``mit dem Herzen``, not in ``herzlich``); every token of a multi-word
+      keyword stem-equal in sequence. ``word``: as ``"word"``.
     """
     check_keyword_matching(matching)
-    cands = _candidate_tokens(keywords)
+    cands = _candidate_tokens(keywords, language)
     if matching == "substring":
-        text = _normalised(translation).lower()
+        text = _normalised(translation, language).lower()
         return any(" ".join(cand) in text for cand in cands)
-    lowered = [t.lower() for t in _tokens(translation)]
+    lowered = [t.lower() for t in _tokens(translation, language)]
     if matching == "word":
         return any(_contains_sequence(lowered, cand) for cand in cands)
-    return any(_matches_inflected(lowered, cand) for cand in cands)
+    spec = _language(language)
+    return any(_matches_inflected_in(lowered, cand, spec) for cand in cands)
 
 
-def reference_is_paraphrase(reference: str, keywords: Iterable[str], matching: str = "inflected") -> bool:
+def reference_is_paraphrase(
+    reference: str, keywords: Iterable[str], matching: str = "inflected", *, language: str = DEFAULT_LANGUAGE
+) -> bool:
     """True iff the reference translation contains none of the keywords (a "paraphrase").
 
-    ``matching`` as in :func:`is_overgeneralised`. An empty reference is a paraphrase (it
-    contains no keyword), as in the original code. The original code scored natural
-    overgeneralisation items only when this holds.
+    ``matching`` and ``language`` as in :func:`is_overgeneralised`. An empty reference is
+    a paraphrase (it contains no keyword), as in the original code. The original code
+    scored natural overgeneralisation items only when this holds.
     """
-    return not is_overgeneralised(reference, keywords, matching=matching)
+    return not is_overgeneralised(reference, keywords, matching=matching, language=language)

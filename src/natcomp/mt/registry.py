@@ -41,11 +41,14 @@ CHECKPOINT_KINDS = ("best", "epochs")
 class ScoringContext:
     """What labelling needs besides items and translations.
 
-    ``synonym_candidates`` maps a synonym pair's name (``aeroplane/airplane``) to its Dutch
-    candidate translations; ``idiom_keywords`` an idiom (``by heart``) to its literal Dutch
-    keywords. ``keyword_matching`` and ``paraphrase_references_only`` are the
-    overgeneralisation options of :func:`natcomp.mt.scoring.score_items`,
-    ``s_conj_missing_conjunct`` and ``s_conj_split`` its S -> S CONJ S options.
+    ``synonym_candidates`` maps a synonym pair's name (``aeroplane/airplane``) to its
+    candidate translations in the target language; ``idiom_keywords`` an idiom (``by
+    heart``) to its literal keywords in the target language. ``keyword_matching`` and
+    ``paraphrase_references_only`` are the overgeneralisation options of
+    :func:`natcomp.mt.scoring.score_items`, ``s_conj_missing_conjunct`` and
+    ``s_conj_split`` its S -> S CONJ S options; ``language`` is the target language's code
+    (``resources/mt/languages/<code>.yaml``), which every judgement of
+    :mod:`natcomp.mt.consistency` takes.
     """
 
     synonym_candidates: Mapping[str, Sequence[str]] = field(default_factory=dict)
@@ -54,6 +57,7 @@ class ScoringContext:
     paraphrase_references_only: bool = False
     s_conj_missing_conjunct: str = "pair"
     s_conj_split: str = "tokens"
+    language: str = "nl"
 
 
 Labeller = Callable[[pd.DataFrame, Callable[[str], str], ScoringContext], pd.DataFrame]
@@ -98,16 +102,21 @@ def _translate_pairs(items: pd.DataFrame, translate: Callable[[str], str]) -> pd
 
 def _label_np_vp(items: pd.DataFrame, translate, context: ScoringContext) -> pd.DataFrame:
     out = _translate_pairs(items, translate)
-    out["consistent"] = _boolean(map(np_vp_consistent, out["translation_a"], out["translation_b"]))
+    language = context.language
+    out["consistent"] = _boolean(
+        np_vp_consistent(a, b, language=language) for a, b in zip(out["translation_a"], out["translation_b"])
+    )
     return out
 
 
 def _label_s_conj(items: pd.DataFrame, translate, context: ScoringContext) -> pd.DataFrame:
     out = _translate_pairs(items, translate)
-    rule = context.s_conj_split
-    out["conjunct_a"] = [second_conjunct(a, rule) for a in out["translation_a"]]
-    out["conjunct_b"] = [second_conjunct(b, rule) for b in out["translation_b"]]
-    consistent = _boolean(s_conj_consistent(a, b, rule) for a, b in zip(out["translation_a"], out["translation_b"]))
+    rule, language = context.s_conj_split, context.language
+    out["conjunct_a"] = [second_conjunct(a, rule, language=language) for a in out["translation_a"]]
+    out["conjunct_b"] = [second_conjunct(b, rule, language=language) for b in out["translation_b"]]
+    consistent = _boolean(
+        s_conj_consistent(a, b, rule, language=language) for a, b in zip(out["translation_a"], out["translation_b"])
+    )
     if context.s_conj_missing_conjunct == "triple":
         consistent[~_complete_triples(out).to_numpy()] = pd.NA
     out["consistent"] = consistent
@@ -133,9 +142,12 @@ def _complete_triples(labelled: pd.DataFrame) -> pd.Series:
 def _label_substitutivity(items: pd.DataFrame, translate, context: ScoringContext) -> pd.DataFrame:
     out = _translate_pairs(items, translate)
     candidates = [_resource(context.synonym_candidates, name, "synonym pair") for name in items["pair"]]
-    out["synonym_a"] = [synonym_translation(a, c) for a, c in zip(out["translation_a"], candidates)]
-    out["synonym_b"] = [synonym_translation(b, c) for b, c in zip(out["translation_b"], candidates)]
-    out["consistent"] = _boolean(map(substitution_consistent, out["translation_a"], out["translation_b"]))
+    language = context.language
+    out["synonym_a"] = [synonym_translation(a, c, language=language) for a, c in zip(out["translation_a"], candidates)]
+    out["synonym_b"] = [synonym_translation(b, c, language=language) for b, c in zip(out["translation_b"], candidates)]
+    out["consistent"] = _boolean(
+        substitution_consistent(a, b, language=language) for a, b in zip(out["translation_a"], out["translation_b"])
+    )
     out["synonym_consistent"] = _boolean(out["synonym_a"] == out["synonym_b"])
     return out
 
@@ -143,7 +155,7 @@ def _label_substitutivity(items: pd.DataFrame, translate, context: ScoringContex
 def _label_overgeneralisation(items: pd.DataFrame, translate, context: ScoringContext) -> pd.DataFrame:
     out = items.copy()
     out["translation"] = [translate(s) for s in items["source"]]
-    matching = context.keyword_matching
+    matching, language = context.keyword_matching, context.language
     labels: list[bool | None] = []
     paraphrase: list[bool] = []
     for row in out[["item", "idiom", "reference", "translation"]].itertuples(index=False):
@@ -151,12 +163,12 @@ def _label_overgeneralisation(items: pd.DataFrame, translate, context: ScoringCo
         if context.paraphrase_references_only:
             # an empty reference contains no keyword: a paraphrase, as in the original code
             reference = "" if pd.isna(row.reference) else str(row.reference)
-            is_paraphrase = reference_is_paraphrase(reference, keywords, matching=matching)
+            is_paraphrase = reference_is_paraphrase(reference, keywords, matching=matching, language=language)
             paraphrase.append(is_paraphrase)
             if not is_paraphrase:
                 labels.append(None)
                 continue
-        labels.append(is_overgeneralised(row.translation, keywords, matching=matching))
+        labels.append(is_overgeneralised(row.translation, keywords, matching=matching, language=language))
     if context.paraphrase_references_only:
         out["reference_paraphrase"] = _boolean(paraphrase)
     out["overgeneralised"] = _boolean(labels)

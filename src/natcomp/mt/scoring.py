@@ -36,6 +36,7 @@ from natcomp.errors import InputError
 from natcomp.files import iter_lines
 from natcomp.mt.consistency import (
     CONJUNCT_RULES,
+    DEFAULT_LANGUAGE,
     KEYWORD_MATCHING,
     MIN_FIRST_CONJUNCT,
     check_keyword_matching,
@@ -51,6 +52,7 @@ from natcomp.mt.consistency import (
     synonym_translation,
     tokens,
 )
+from natcomp.mt.languages import target_language
 from natcomp.mt.lexicon import Idiom, SynonymPair
 from natcomp.mt.registry import TESTS, ScoringContext, get_test
 from natcomp.mt.translation_cache import translation_signature
@@ -64,6 +66,7 @@ __all__ = [
     "LABEL_METRICS",
     "MIN_FIRST_CONJUNCT",
     "OVERALL",
+    "probe_synonym_candidates",
     "S_CONJ_MISSING_CONJUNCT",
     "S_CONJ_SPLIT",
     "TESTS",
@@ -107,7 +110,7 @@ SUMMARY_FLOAT_FORMAT = "%.4f"
 #: (that item, in its own condition) or the triple (S1, S1', S3: both conditions, the original code)
 S_CONJ_MISSING_CONJUNCT = ("pair", "triple")
 #: how S -> S CONJ S locates the second conjunct (:func:`second_conjunct`'s ``rule``): natcomp's
-#: ``tokens`` rule (the first ``en`` with 5 tokens before it) or the ``original`` code's split on " en "
+#: ``tokens`` rule (the first conjunction, Dutch ``en``, with 5 tokens before it) or the ``original`` code's split on " en "
 S_CONJ_SPLIT = CONJUNCT_RULES
 
 
@@ -280,6 +283,8 @@ def score_items(
     paraphrase_references_only: bool = False,
     s_conj_missing_conjunct: str = "pair",
     s_conj_split: str = "tokens",
+    language: str = DEFAULT_LANGUAGE,
+    synonym_candidates: Mapping[str, Sequence[str]] | None = None,
 ) -> pd.DataFrame:
     """Label every item; returns a copy of ``items`` with translation and label columns.
 
@@ -300,19 +305,30 @@ def score_items(
       as found);
     * ``substitutivity``: ``translation_a``, ``translation_b``, ``synonym_a``,
       ``synonym_b``, ``consistent``, ``synonym_consistent``; the candidates of the pair
-      named in ``pair`` are its ``nl_candidates`` (``synonyms`` is required);
+      named in ``pair`` are ``synonym_candidates[pair]`` when given (pair name -> the
+      candidate translations in ``language``, e.g. :func:`probe_synonym_candidates`), else
+      for Dutch its ``nl_candidates`` (``synonyms`` is required); the shipped candidates are
+      Dutch, so another language without ``synonym_candidates`` is a ``ValueError``;
     * ``overgeneralisation``: ``translation``, ``overgeneralised``; the keywords of the
-      idiom named in ``idiom`` are its ``dutch_keywords`` (``idioms`` is required), matched
+      idiom named in ``idiom`` are, for Dutch, its ``dutch_keywords`` (``idioms`` is
+      required, so a file of one's own is read), for another language the
+      ``idiom_keywords`` of its resource file (a ``ValueError`` when it has none), matched
       as ``keyword_matching`` says (:data:`KEYWORD_MATCHING`: ``"inflected"``, ``"word"``
       or ``"substring"``; see :func:`is_overgeneralised`). With
       ``paraphrase_references_only`` a column ``reference_paraphrase`` is added and items
       whose reference contains a keyword get NA; an empty reference is a paraphrase (the
       original code's behaviour).
 
+    ``language`` is the target language (``resources/mt/languages/<code>.yaml``, default
+    Dutch, the paper's): its tokeniser, conjunctions, equivalent tokens and keyword
+    matching decide every judgement (:mod:`natcomp.mt.consistency`); an unknown code is a
+    :class:`natcomp.errors.ConfigError`.
+
     ``translations`` maps source sentences to translations; a missing one raises
     ``ValueError`` naming the sentence, as does an unknown option value.
     """
     spec = get_test(test)
+    target_language(language)
     check_keyword_matching(keyword_matching)
     if s_conj_missing_conjunct not in S_CONJ_MISSING_CONJUNCT:
         raise ValueError(
@@ -324,17 +340,18 @@ def score_items(
     missing = [c for c in spec.item_columns if c not in items.columns]
     if missing:
         raise ValueError(f"items lack the column(s) {', '.join(missing)}")
-    if spec.entry == "pair" and synonyms is None:
+    if spec.entry == "pair" and synonyms is None and synonym_candidates is None:
         raise ValueError("the substitutivity test needs the synonym pairs")
-    if spec.entry == "idiom" and idioms is None:
+    if spec.entry == "idiom" and idioms is None and language == DEFAULT_LANGUAGE:
         raise ValueError("the overgeneralisation test needs the idioms")
     context = ScoringContext(
-        synonym_candidates={pair.name: pair.nl_candidates for pair in synonyms or ()},
-        idiom_keywords={idiom.idiom: idiom.dutch_keywords for idiom in idioms or ()},
+        synonym_candidates=_synonym_candidates(synonyms, synonym_candidates, language) if spec.entry == "pair" else {},
+        idiom_keywords=_idiom_keywords(idioms, language) if spec.entry == "idiom" else {},
         keyword_matching=keyword_matching,
         paraphrase_references_only=paraphrase_references_only,
         s_conj_missing_conjunct=s_conj_missing_conjunct,
         s_conj_split=s_conj_split,
+        language=language,
     )
 
     def translate(source: str) -> str:
@@ -344,6 +361,48 @@ def score_items(
             raise ValueError(f"no translation for the source sentence {source!r}") from None
 
     return spec.label(items, translate, context)
+
+
+def probe_synonym_candidates(pairs: Sequence[SynonymPair]) -> dict[str, tuple[str, ...]]:
+    """Pair name -> its ``candidates_british`` then ``candidates_american``, each once.
+
+    The ``synonym_candidates`` of :func:`score_items` for a target language other than
+    Dutch, from pairs whose lists came from probe sentences
+    (:func:`natcomp.mt.synonym_probes.scoring_synonyms` with a candidates file): unlike
+    ``nl_candidates`` they do not start with the paper's Dutch gold word ``nl``.
+    """
+    return {pair.name: tuple(dict.fromkeys([*pair.candidates_british, *pair.candidates_american])) for pair in pairs}
+
+
+def _synonym_candidates(
+    synonyms: Sequence[SynonymPair] | None, given: Mapping[str, Sequence[str]] | None, language: str
+) -> dict[str, tuple[str, ...]]:
+    """The candidates substitutivity searches, per pair: the given ones, else the Dutch lists."""
+    if given is not None:
+        return {name: tuple(candidates) for name, candidates in given.items()}
+    if language != DEFAULT_LANGUAGE:
+        name = target_language(language).name
+        raise ValueError(
+            f"the shipped synonym candidates are Dutch; substitutivity in {name} needs candidate translations "
+            f"of each synonym: give candidates for {name} (mt.synonyms.candidates: probes)"
+        )
+    return {pair.name: pair.nl_candidates for pair in synonyms or ()}
+
+
+def _idiom_keywords(idioms: Sequence[Idiom] | None, language: str) -> dict[str, tuple[str, ...]]:
+    """The literal keywords of each idiom in the target language.
+
+    Dutch reads the given idioms' ``dutch_keywords`` (a user's own idioms file included);
+    another language its resource file's ``idiom_keywords``."""
+    if language == DEFAULT_LANGUAGE:
+        return {idiom.idiom: idiom.dutch_keywords for idiom in idioms or ()}
+    spec = target_language(language)
+    if spec.idiom_keywords is None:
+        raise ValueError(
+            f"{spec.name} has no idiom keywords (resources/mt/languages/{spec.code}.yaml): "
+            "overgeneralisation cannot be scored"
+        )
+    return {idiom: tuple(words) for idiom, words in spec.idiom_keywords.keywords.items()}
 
 
 #: the ``system`` of the models the workflow trains (a pretrained system has its config name)
@@ -368,10 +427,13 @@ def score_test_files(
     paraphrase_references_only: bool = False,
     s_conj_missing_conjunct: str = "pair",
     s_conj_split: str = "tokens",
+    language: str = DEFAULT_LANGUAGE,
+    synonym_candidates: Mapping[str, Sequence[str]] | None = None,
 ) -> pd.DataFrame:
     """Score one model's translations of one test on each of its data types.
 
-    Returns the labels of every item (:func:`score_items`) behind the columns
+    ``language`` and ``synonym_candidates`` as in :func:`score_items`. Returns the labels
+    of every item (:func:`score_items`) behind the columns
     :data:`MODEL_COLUMNS`: ``model`` (system, size, seed, checkpoint), the test, the data
     type and the translations' decode signature, so that tables never read them from file
     paths.
@@ -402,6 +464,8 @@ def score_test_files(
             paraphrase_references_only=paraphrase_references_only,
             s_conj_missing_conjunct=s_conj_missing_conjunct,
             s_conj_split=s_conj_split,
+            language=language,
+            synonym_candidates=synonym_candidates,
         )
         keys = {**model, "test": test, "data_type": data_type, "decode_signature": signature}
         frames.append(pd.concat([pd.DataFrame(keys, index=labels.index), labels], axis=1))
