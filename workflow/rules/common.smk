@@ -204,8 +204,28 @@ def local_url_path(url):
     return urllib.parse.unquote(parts.netloc + parts.path)
 
 
+#: family -> the fields its download URLs may name ({pair}: MT's Tatoeba pair), set by
+#: the family's common.smk
+DOWNLOAD_FIELDS = {}
+
+
+def download_url(wildcards):
+    """A download's URL, its fields ({pair}) filled in from the family's run."""
+    url = config[wildcards.family]["downloads"][wildcards.download]["url"]
+    for name, value in DOWNLOAD_FIELDS.get(wildcards.family, {}).items():
+        url = url.replace("{" + name + "}", value)
+    return url
+
+
+def download_sha256(wildcards):
+    """A download's checksum: one, none, or the one of the run's pair (pair -> sha256)."""
+    sha256 = config[wildcards.family]["downloads"][wildcards.download].get("sha256")
+    if isinstance(sha256, dict):
+        return sha256.get(DOWNLOAD_FIELDS.get(wildcards.family, {}).get("pair"))
+    return sha256
+
+
 def download_source(wildcards):
     """A file: URL's file is an input of the download, so the demo builds it first."""
-    entry = config[wildcards.family]["downloads"][wildcards.download]
-    path = local_url_path(entry["url"])
+    path = local_url_path(download_url(wildcards))
     return [path] if path else []

@@ -7,7 +7,10 @@ from natcomp.mt import registry
 from natcomp.mt.config import (
     check_mt_config,
     check_system_models,
+    download_fields,
+    flores_langs,
     size_fairseq_options,
+    tatoeba_pair,
 )
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 from natcomp.mt.systems import is_causal, system_entry
@@ -45,6 +48,11 @@ MT_SYSTEM_TRAINING_PRIORITY = 5
 
 # Cross-key checks and fairseq's own parser on train.fairseq, before any job runs.
 stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")
+#: the Tatoeba pair folder and FLORES-101 names of the run's pair (given or derived from
+#: resources/mt/languages/<code>.yaml)
+TATOEBA_PAIR = tatoeba_pair(MT)
+FLORES_LANGS = flores_langs(MT)
+DOWNLOAD_FIELDS["mt"] = download_fields(MT)
 
 
 def check_decoded_system_models(jobs):
