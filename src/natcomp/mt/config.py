@@ -404,6 +404,20 @@ def check_systems(mt: Mapping) -> None:
                 )
             except ConfigError as error:
                 raise ConfigError(key, error.message) from None
+        if family != "causal" and not workflow_built(system["model"]):
+            from natcomp.mt.hf_translation import check_system_languages
+
+            if family == "auto" and _is_causal(system, name):
+                continue
+            check_system_languages(
+                system["model"],
+                family,
+                mt["source_lang"],
+                mt["target_lang"],
+                system.get("source_code"),
+                system.get("target_code"),
+                f"{key}.model",
+            )
 
 
 def _check_causal_options(mt: Mapping, name: str, system: Mapping, family: str) -> None:
