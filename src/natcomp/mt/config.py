@@ -286,7 +286,7 @@ def selection_options(mt: Mapping) -> dict:
     appendix E.2: patience 10, "take the best checkpoint"): fairseq's own validation BLEU
     after every epoch, decoded as the tests decode (``translate.beam``, ``max_len_a``,
     ``max_len_b``), BPE removed, Moses-detokenised in the target language and scored by
-    sacrebleu (13a), as the FLORES BLEU of the trained models; fairseq's patience follows
+    sacrebleu (the target language's tokeniser, 13a), as the FLORES BLEU of the trained models; fairseq's patience follows
     the same metric. ``loss``: fairseq's default, the validation loss (no options)."""
     if mt["train"].get("select_by", "bleu") == "loss":
         return {}
@@ -298,7 +298,13 @@ def selection_options(mt: Mapping) -> dict:
         "max_len_a": translate.get("max_len_a", 1.2),
         "max_len_b": translate.get("max_len_b", 10),
     }
-    languages = {"source_lang": mt.get("source_lang", "en"), "target_lang": mt.get("target_lang", "nl")}
+    from natcomp.mt.preprocess import moses_language
+
+    # the Moses languages of the pair's resource files (nl: nl), as the tests detokenise
+    languages = {
+        "source_lang": moses_language(mt.get("source_lang", "en")),
+        "target_lang": moses_language(mt.get("target_lang", "nl")),
+    }
     return {
         "eval-bleu": True,
         "eval-bleu-args": json.dumps(decode),
