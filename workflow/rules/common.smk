@@ -15,6 +15,7 @@ if _SRC not in sys.path:
     sys.path.insert(0, _SRC)
 
 from natcomp.configcheck import check_config, load_schema, read_typed_strings
+from natcomp.download import download_entry
 from natcomp.errors import ConfigError
 from natcomp.finetuning import family_setting
 from natcomp.jobsize import JobSettings, RuleResources
@@ -211,18 +212,14 @@ DOWNLOAD_FIELDS = {}
 
 def download_url(wildcards):
     """A download's URL, its fields ({pair}) filled in from the family's run."""
-    url = config[wildcards.family]["downloads"][wildcards.download]["url"]
-    for name, value in DOWNLOAD_FIELDS.get(wildcards.family, {}).items():
-        url = url.replace("{" + name + "}", value)
-    return url
+    entry = config[wildcards.family]["downloads"][wildcards.download]
+    return download_entry(entry, DOWNLOAD_FIELDS.get(wildcards.family, {}))[0]
 
 
 def download_sha256(wildcards):
     """A download's checksum: one, none, or the one of the run's pair (pair -> sha256)."""
-    sha256 = config[wildcards.family]["downloads"][wildcards.download].get("sha256")
-    if isinstance(sha256, dict):
-        return sha256.get(DOWNLOAD_FIELDS.get(wildcards.family, {}).get("pair"))
-    return sha256
+    entry = config[wildcards.family]["downloads"][wildcards.download]
+    return download_entry(entry, DOWNLOAD_FIELDS.get(wildcards.family, {}))[1]
 
 
 def download_source(wildcards):
