@@ -4,6 +4,7 @@
 import re
 
 from natcomp.mt import registry
+from natcomp.mt.languages import target_language
 from natcomp.mt.config import (
     check_mt_config,
     check_system_models,
@@ -66,11 +67,15 @@ def check_decoded_system_models(jobs):
 START_CHECKS.append(check_decoded_system_models)
 
 
-#: test -> the data types it runs on (config, else every data type the registry defines)
+#: test -> the data types it runs on (config, else every data type the registry defines);
+#: a target language without idiom keywords (resources/mt/languages/<code>.yaml) runs no
+#: overgeneralisation test
 TEST_DATA_TYPES = {
     name: list(MT["tests"]["data_types"].get(name, test.data_types))
     for name, test in registry.TESTS.items()
 }
+if target_language(TRG).idiom_keywords is None:
+    TEST_DATA_TYPES["overgeneralisation"] = []
 RUN_TESTS = [name for name, data_types in TEST_DATA_TYPES.items() if data_types]
 
 
