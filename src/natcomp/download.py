@@ -61,3 +61,16 @@ def sha256_of(path: str | Path) -> str:
         while chunk := handle.read(CHUNK_BYTES):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def download_entry(entry: dict, fields: dict[str, str]) -> tuple[str, str | None]:
+    """The URL and checksum of a config download entry for one run: ``{name}`` fields of
+    the URL filled in (MT's ``{pair}``: ``eng-deu``), and a ``sha256`` given per pair
+    (pair -> checksum) narrowed to the run's pair (None: not checked)."""
+    url = entry["url"]
+    for name, value in fields.items():
+        url = url.replace("{" + name + "}", value)
+    sha256 = entry.get("sha256")
+    if isinstance(sha256, dict):
+        sha256 = sha256.get(fields.get("pair"))
+    return url, sha256

@@ -17,7 +17,6 @@ from natcomp.hf.models import build_tiny_model, save_model
 from natcomp.hf.seq2seq import Seq2SeqTrainingSettings, build_tiny_translation_model, train_translation_model
 from natcomp.mt.demo_corpus import generate_pairs
 from natcomp.mt.hf_translation import (
-    FLORES200_CODES,
     HFDecodeSettings,
     HFTranslator,
     check_hf_system,
@@ -95,8 +94,9 @@ def test_language_codes_per_family():
     assert language_codes("m2m100", "en", "nl") == ("en", "nl")
     assert language_codes("nllb", "en", "nl") == ("eng_Latn", "nld_Latn")
     assert language_codes("nllb", "en", "fy", target_code="fry_Latn") == ("eng_Latn", "fry_Latn")
-    assert FLORES200_CODES["de"] == "deu_Latn"
-    with pytest.raises(ConfigError, match=r"mt.systems.x.*'fy'.*give target_code"):
+    assert language_codes("nllb", "en", "de") == ("eng_Latn", "deu_Latn"), "from resources/mt/languages/de.yaml"
+    assert language_codes("m2m100", "en", "fr") == ("en", "fr")
+    with pytest.raises(ConfigError, match=r"mt.systems.x.*'fy'.*no language resource.*give target_code"):
         language_codes("nllb", "en", "fy", key="mt.systems.x")
     with pytest.raises(ConfigError, match="unknown model family 't5'"):
         language_codes("t5", "en", "nl")
@@ -226,8 +226,17 @@ def test_check_hf_system_accepts_a_local_model_and_refuses_another_kind(models, 
 
 
 def test_unsupported_language_or_target_token_is_a_config_error(models):
-    with pytest.raises(ConfigError, match="mt.systems.m.model: .*no language token __xx__"):
+    with pytest.raises(ConfigError, match="mt.systems.m.model: .*'xx', which has no language resource"):
         HFTranslator(models["m2m100"], source_lang="en", target_lang="xx", settings=SETTINGS, key="mt.systems.m.model")
+    with pytest.raises(ConfigError, match="mt.systems.m.model: .*no language token __xx__"):
+        HFTranslator(
+            models["m2m100"],
+            source_lang="en",
+            target_lang="xx",
+            target_code="xx",
+            settings=SETTINGS,
+            key="mt.systems.m.model",
+        )
     with pytest.raises(ConfigError, match="target_code '>>nld<<' is not a target token"):
         HFTranslator(models["marian"], source_lang="en", target_lang="nl", settings=SETTINGS, target_code=">>nld<<")
 

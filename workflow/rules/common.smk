@@ -15,6 +15,7 @@ if _SRC not in sys.path:
     sys.path.insert(0, _SRC)
 
 from natcomp.configcheck import check_config, load_schema, read_typed_strings
+from natcomp.download import download_entry
 from natcomp.errors import ConfigError
 from natcomp.finetuning import family_setting
 from natcomp.jobsize import JobSettings, RuleResources
@@ -204,8 +205,24 @@ def local_url_path(url):
     return urllib.parse.unquote(parts.netloc + parts.path)
 
 
+#: family -> the fields its download URLs may name ({pair}: MT's Tatoeba pair), set by
+#: the family's common.smk
+DOWNLOAD_FIELDS = {}
+
+
+def download_url(wildcards):
+    """A download's URL, its fields ({pair}) filled in from the family's run."""
+    entry = config[wildcards.family]["downloads"][wildcards.download]
+    return download_entry(entry, DOWNLOAD_FIELDS.get(wildcards.family, {}))[0]
+
+
+def download_sha256(wildcards):
+    """A download's checksum: one, none, or the one of the run's pair (pair -> sha256)."""
+    entry = config[wildcards.family]["downloads"][wildcards.download]
+    return download_entry(entry, DOWNLOAD_FIELDS.get(wildcards.family, {}))[1]
+
+
 def download_source(wildcards):
     """A file: URL's file is an input of the download, so the demo builds it first."""
-    entry = config[wildcards.family]["downloads"][wildcards.download]
-    path = local_url_path(entry["url"])
+    path = local_url_path(download_url(wildcards))
     return [path] if path else []

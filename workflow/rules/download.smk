@@ -1,6 +1,7 @@
 # Every external archive of every family enters through this rule: https://, http:// or
 # file: URLs from config <family>.downloads.<name>, checked against the configured sha256,
-# written atomically to results/downloads/<family>/<name>.
+# written atomically to results/downloads/<family>/<name>. A URL may name fields of the
+# run ({pair}: MT's Tatoeba pair); the log records each file's sha256.
 
 
 rule download:
@@ -23,7 +24,7 @@ rule download:
     conda:
         "../../envs/natcomp.yaml"
     params:
-        url=lookup(dpath="{family}/downloads/{download}/url", within=config),
-        sha256=lookup(dpath="{family}/downloads/{download}/sha256", within=config),
+        url=download_url,
+        sha256=download_sha256,
     script:
         "../scripts/download.py"

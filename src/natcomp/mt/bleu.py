@@ -38,7 +38,7 @@ from sacrebleu.metrics import BLEU
 
 from natcomp.errors import InputError
 from natcomp.files import read_lines
-from natcomp.mt.preprocess import tokenise
+from natcomp.mt.preprocess import moses_language, tokenise
 from natcomp.mt.scoring import TRAINED_SYSTEM
 from natcomp.mt.tables import nullable_integers, order_rows
 from natcomp.published import add_paper_columns
@@ -91,9 +91,23 @@ BLEU_TABLE_COLUMNS = [
 BLEU_KEYS = ["system", "size", "seed", "split"]
 
 
+def sacrebleu_tokenize(target_lang: str) -> str | None:
+    """sacrebleu's tokeniser for a target language: the ``sacrebleu_tokenize`` field of
+    ``resources/mt/languages/<code>.yaml`` (``13a`` for the shipped languages); None
+    (sacrebleu's own default for ``trg_lang``) for a code without a resource file."""
+    from natcomp.errors import ConfigError
+    from natcomp.mt.languages import load_language
+
+    try:
+        return load_language(target_lang).sacrebleu_tokenize
+    except ConfigError:
+        return None
+
+
 def corpus_bleu(hypotheses: Sequence[str], references: Sequence[str], target_lang: str) -> tuple[float, str]:
-    """sacrebleu's corpus BLEU (default 13a tokenisation) and its signature."""
-    metric = BLEU(trg_lang=target_lang)
+    """sacrebleu's corpus BLEU with the target language's tokeniser (:func:`sacrebleu_tokenize`,
+    13a for the shipped languages) and its signature, which names the tokeniser (``tok:13a``)."""
+    metric = BLEU(trg_lang=target_lang, tokenize=sacrebleu_tokenize(target_lang))
     score = metric.corpus_score(list(hypotheses), [list(references)])
     return score.score, str(metric.get_signature())
 
@@ -106,7 +120,7 @@ def tokenised_corpus_bleu(hypotheses: Sequence[str], references: Sequence[str], 
     tokenised_hypotheses = [tokenise(h, target_lang) for h in hypotheses]
     tokenised_references = [tokenise(r, target_lang) for r in references]
     score = metric.corpus_score(tokenised_hypotheses, [tokenised_references])
-    return score.score, f"moses:{target_lang}|{metric.get_signature()}"
+    return score.score, f"moses:{moses_language(target_lang)}|{metric.get_signature()}"
 
 
 def write_bleu(

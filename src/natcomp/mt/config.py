@@ -13,11 +13,183 @@ import logging
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from natcomp.errors import ConfigError
+from natcomp.errors import ConfigError, InputError
 from natcomp.mt import registry
+from natcomp.mt.languages import (
+    SOURCE_LANGUAGE,
+    Language,
+    check_idiom_names,
+    check_source_language,
+    target_language,
+)
 from natcomp.runs import workflow_built
 
 log = logging.getLogger(__name__)
+
+#: the target language of the demo corpus (natcomp.mt.demo_corpus writes English-Dutch)
+DEMO_TARGET = "nl"
+#: where the demo corpus's release archives are written (mt_demo_corpus)
+DEMO_RELEASES = "results/mt/demo/releases/"
+
+
+def pair_languages(mt: Mapping) -> tuple[Language, Language]:
+    """The run's source (English) and target language, from their resource files."""
+    return (
+        check_source_language(mt.get("source_lang", SOURCE_LANGUAGE)),
+        target_language(mt.get("target_lang", DEMO_TARGET)),
+    )
+
+
+def tatoeba_pair(mt: Mapping) -> str:
+    """The Tatoeba pair folder of the run (``eng-deu``): ``mt.tatoeba_pair`` when given,
+    else the target language's."""
+    return mt.get("tatoeba_pair") or pair_languages(mt)[1].tatoeba_pair
+
+
+def flores_langs(mt: Mapping) -> list[str]:
+    """The FLORES-101 file names of source and target (``[eng, deu]``): ``mt.flores_langs``
+    when given, else the languages' ISO 639-3 codes."""
+    return list(mt.get("flores_langs") or [language.iso639_3 for language in pair_languages(mt)])
+
+
+def download_fields(mt: Mapping) -> dict[str, str]:
+    """What a download URL of the MT section may name: ``{pair}``, the Tatoeba pair."""
+    return {"pair": tatoeba_pair(mt)}
+
+
+def check_languages(mt: Mapping) -> None:
+    """The pair: English source, a target language with a resource file, and the Tatoeba
+    pair and FLORES names (when given) of that pair; the target's idiom keyword lists name
+    only idioms of the resources."""
+    source, target = pair_languages(mt)
+    given_pair = mt.get("tatoeba_pair")
+    if given_pair and given_pair != target.tatoeba_pair:
+        raise ConfigError(
+            "mt.tatoeba_pair",
+            f"{given_pair} is not the pair of mt.source_lang {source.code} and mt.target_lang {target.code} "
+            f"({target.tatoeba_pair}); leave it out to derive it",
+        )
+    given_langs = mt.get("flores_langs")
+    expected = [source.iso639_3, target.iso639_3]
+    if given_langs and list(given_langs) != expected:
+        raise ConfigError(
+            "mt.flores_langs",
+            f"{list(given_langs)} are not the FLORES-101 names of {source.code}-{target.code} ({expected}); "
+            "leave it out to derive it",
+        )
+    tatoeba = (mt.get("downloads") or {}).get("tatoeba") or {}
+    checksums = tatoeba.get("sha256")
+    if isinstance(checksums, Mapping) and checksums.get(target.tatoeba_pair, "absent") == "absent":
+        raise ConfigError(
+            "mt.downloads.tatoeba.sha256",
+            f"has no entry for {target.tatoeba_pair}; add its checksum (or null, recorded in the download's log)",
+        )
+    if target.idiom_keywords is not None:
+        from natcomp.mt.lexicon import load_idioms
+        from natcomp.shipped import resource_path
+
+        try:
+            check_idiom_names(target, [idiom.idiom for idiom in load_idioms(resource_path("idioms.tsv"))])
+        except InputError as error:
+            raise ConfigError("mt.target_lang", str(error)) from None
+    _check_demo_corpus(mt, target)
+
+
+def uses_demo_corpus(mt: Mapping) -> bool:
+    """Whether the run's corpus is the demo's (its downloads are the archives mt_demo_corpus writes)."""
+    urls = [str(entry.get("url", "")) for entry in (mt.get("downloads") or {}).values() if isinstance(entry, Mapping)]
+    return any(url.startswith("file:") and DEMO_RELEASES in url for url in urls)
+
+
+def _target_side_needs(mt: Mapping) -> list[tuple[str, str]]:
+    """(key, why) for each part of the run that reads target-side text of the corpus."""
+    from natcomp.mt.systems import system_entry
+
+    needs = []
+    if mt["train"].get("enabled", True):
+        needs.append(("mt.train.enabled", "training reads the target side; set it to false"))
+    if (mt.get("bleu") or {}).get("splits", ["dev", "devtest"]):
+        needs.append(("mt.bleu.splits", "BLEU needs references; set it to []"))
+    data_types = (mt.get("tests") or {}).get("data_types") or {}
+    natural = [test for test in registry.TESTS if "natural" in data_types.get(test, registry.TESTS[test].data_types)]
+    if natural:
+        needs.append(
+            (
+                f"mt.tests.data_types.{natural[0]}",
+                "natural items come from the corpus; give the test's data types without natural",
+            )
+        )
+    for name, system in (mt.get("systems") or {}).items():
+        if system.get("family", "auto") in ("auto", "causal") and _is_causal(system, name):
+            if system_entry(mt, name)["few_shot"]["k"]:
+                needs.append((f"mt.systems.{name}.few_shot.k", "few-shot examples are corpus pairs; set it to 0"))
+    if (mt.get("synonyms") or {}).get("candidates", "shipped") != "probes":
+        needs.append(("mt.synonyms.candidates", "the shipped lists are Dutch; use probes"))
+    return needs
+
+
+def _is_causal(system: Mapping, name: str) -> bool:
+    from natcomp.mt.systems import is_causal
+
+    try:
+        return is_causal(system, f"mt.systems.{name}.model")
+    except ConfigError:
+        return False
+
+
+def _check_demo_corpus(mt: Mapping, target: Language) -> None:
+    """The demo corpus is English-Dutch: a run into another language at demo scale reads
+    its English side only (see :func:`english_side_only`)."""
+    if target.code == DEMO_TARGET or not uses_demo_corpus(mt):
+        return
+    needs = _target_side_needs(mt)
+    if needs:
+        key, why = needs[0]
+        raise ConfigError(
+            key,
+            f"the demo corpus is English-Dutch: a {target.name} run at demo scale has no {target.name} side "
+            f"(mt.target_lang {target.code}); {why}",
+        )
+
+
+def english_side_only(mt: Mapping) -> dict:
+    """A copy of the ``mt`` section that reads no target-side text of the corpus: no
+    training, no BLEU, no natural items, no few-shot examples and the probes' synonym
+    candidates. A run into a language other than Dutch at demo scale needs it (the demo
+    corpus is English-Dutch); :func:`missing_at_demo_scale` says what it leaves out."""
+    import copy
+
+    adapted = copy.deepcopy(dict(mt))
+    adapted["train"] = {**adapted.get("train", {}), "enabled": False}
+    adapted["bleu"] = {**adapted.get("bleu", {}), "splits": []}
+    tests = adapted.setdefault("tests", {})
+    data_types = dict(tests.get("data_types") or {})
+    for name, test in registry.TESTS.items():
+        kept = [d for d in data_types.get(name, test.data_types) if d != "natural"]
+        data_types[name] = kept
+    tests["data_types"] = data_types
+    for name, system in (adapted.get("systems") or {}).items():
+        if system.get("family", "auto") in ("auto", "causal") and _is_causal(system, name):
+            system["few_shot"] = {**(system.get("few_shot") or {}), "k": 0}
+    adapted["synonyms"] = {**adapted.get("synonyms", {}), "candidates": "probes"}
+    adapted["synonyms"].pop("checked_sheet", None)
+    return adapted
+
+
+def missing_at_demo_scale(mt: Mapping) -> list[str]:
+    """What a run into a language other than Dutch leaves out at demo scale (none for
+    Dutch, or a corpus of the pair): one line each, for tables and plans."""
+    target = target_language(mt.get("target_lang", DEMO_TARGET))
+    if target.code == DEMO_TARGET or not uses_demo_corpus(mt):
+        return []
+    name = target.name
+    return [
+        f"the trained models (no {name} side of the demo corpus to train on)",
+        f"BLEU (no {name} references)",
+        f"natural items (no {name} side of the corpus)",
+        f"few-shot examples of causal systems (no {name} side of the corpus)",
+        "the shipped synonym lists (Dutch): candidates from probes",
+    ]
 
 
 def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
@@ -28,6 +200,7 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
     config pays fairseq's import. Where fairseq is not installed (per-rule conda envs),
     the training job makes the same check before it touches the model's folder.
     """
+    check_languages(mt)
     sizes = list(mt["sizes"])
     epochs = mt["train"]["epoch_checkpoints"]
     missing = [size for size in sizes if size not in epochs]
@@ -47,6 +220,12 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
     if synonyms.get("nbest", 5) > beam:
         raise ConfigError(
             "mt.synonyms.nbest", f"{synonyms['nbest']} hypotheses cannot come from a beam of {beam} (mt.translate.beam)"
+        )
+    target = target_language(mt.get("target_lang", "nl"))
+    if target.code != DEMO_TARGET and synonyms.get("candidates", "shipped") == "shipped":
+        raise ConfigError(
+            "mt.synonyms.candidates",
+            f"shipped: the shipped synonym lists (resources/synonyms.tsv) are Dutch; a {target.name} run uses probes",
         )
     if synonyms.get("checked_sheet") and synonyms.get("candidates", "shipped") != "probes":
         raise ConfigError(
@@ -107,7 +286,7 @@ def selection_options(mt: Mapping) -> dict:
     appendix E.2: patience 10, "take the best checkpoint"): fairseq's own validation BLEU
     after every epoch, decoded as the tests decode (``translate.beam``, ``max_len_a``,
     ``max_len_b``), BPE removed, Moses-detokenised in the target language and scored by
-    sacrebleu (13a), as the FLORES BLEU of the trained models; fairseq's patience follows
+    sacrebleu (the target language's tokeniser, 13a), as the FLORES BLEU of the trained models; fairseq's patience follows
     the same metric. ``loss``: fairseq's default, the validation loss (no options)."""
     if mt["train"].get("select_by", "bleu") == "loss":
         return {}
@@ -119,7 +298,13 @@ def selection_options(mt: Mapping) -> dict:
         "max_len_a": translate.get("max_len_a", 1.2),
         "max_len_b": translate.get("max_len_b", 10),
     }
-    languages = {"source_lang": mt.get("source_lang", "en"), "target_lang": mt.get("target_lang", "nl")}
+    from natcomp.mt.preprocess import moses_language
+
+    # the Moses languages of the pair's resource files (nl: nl), as the tests detokenise
+    languages = {
+        "source_lang": moses_language(mt.get("source_lang", "en")),
+        "target_lang": moses_language(mt.get("target_lang", "nl")),
+    }
     return {
         "eval-bleu": True,
         "eval-bleu-args": json.dumps(decode),
@@ -225,6 +410,20 @@ def check_systems(mt: Mapping) -> None:
                 )
             except ConfigError as error:
                 raise ConfigError(key, error.message) from None
+        if family != "causal" and not workflow_built(system["model"]):
+            from natcomp.mt.hf_translation import check_system_languages
+
+            if family == "auto" and _is_causal(system, name):
+                continue
+            check_system_languages(
+                system["model"],
+                family,
+                mt["source_lang"],
+                mt["target_lang"],
+                system.get("source_code"),
+                system.get("target_code"),
+                f"{key}.model",
+            )
 
 
 def _check_causal_options(mt: Mapping, name: str, system: Mapping, family: str) -> None:

@@ -26,6 +26,7 @@ import hashlib
 import json
 import logging
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -36,6 +37,7 @@ from natcomp.hf.inference import length_sorted_batches, model_device
 from natcomp.hf.kinds import is_causal_lm_config
 from natcomp.hf.models import check_model_available, device, run_dtype, set_threads
 from natcomp.hf.placement import is_placed
+from natcomp.mt.languages import load_language
 from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
 from transformers import LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
@@ -47,33 +49,6 @@ log = logging.getLogger(__name__)
 HF_TRANSLATION_FAMILIES = ("marian", "m2m100", "nllb")
 PRECISIONS = ("auto", "fp32", "fp16")
 DEVICES = ("auto", "cpu", "cuda")
-
-#: FLORES-200 codes (NLLB-200's language tokens) of common languages, by ISO 639-1 code.
-FLORES200_CODES = {
-    "ar": "arb_Arab",
-    "cs": "ces_Latn",
-    "da": "dan_Latn",
-    "de": "deu_Latn",
-    "el": "ell_Grek",
-    "en": "eng_Latn",
-    "es": "spa_Latn",
-    "fi": "fin_Latn",
-    "fr": "fra_Latn",
-    "hi": "hin_Deva",
-    "hu": "hun_Latn",
-    "it": "ita_Latn",
-    "ja": "jpn_Jpan",
-    "ko": "kor_Hang",
-    "nl": "nld_Latn",
-    "pl": "pol_Latn",
-    "pt": "por_Latn",
-    "ro": "ron_Latn",
-    "ru": "rus_Cyrl",
-    "sv": "swe_Latn",
-    "tr": "tur_Latn",
-    "uk": "ukr_Cyrl",
-    "zh": "zho_Hans",
-}
 
 # Files of a model folder that do not change its translations: other frameworks' copies of
 # the weights and documentation. Left out of the fingerprint, so that a cache built from a
@@ -93,25 +68,27 @@ def language_codes(
 
     Marian: none (the model is the language pair), except a target token such as
     ``>>nld<<`` that multi-target Marian models read as the first source token (given as
-    ``target_code``). M2M100: ISO 639-1 (``en``, ``nl``), the project's own language names.
-    NLLB-200: FLORES-200 codes (``eng_Latn``) from :data:`FLORES200_CODES`; a language not
-    in that table needs ``source_code``/``target_code`` (a :class:`ConfigError` naming
-    ``key`` says so).
+    ``target_code``). M2M100 and NLLB-200: the language resource's ``m2m100`` (``nl``) and
+    ``flores200`` (``nld_Latn``) fields (``resources/mt/languages/<code>.yaml``); a
+    language without a resource file needs ``source_code``/``target_code`` (a
+    :class:`ConfigError` naming ``key`` says so).
     """
     if family == "marian":
         return source_code, target_code
-    if family == "m2m100":
-        return source_code or source_lang, target_code or target_lang
-    if family == "nllb":
+    if family in ("m2m100", "nllb"):
+        field, example = ("m2m100", "nl") if family == "m2m100" else ("flores200", "nld_Latn")
         codes = []
         for lang, given, which in ((source_lang, source_code, "source"), (target_lang, target_code, "target")):
-            if given is None and lang not in FLORES200_CODES:
-                raise ConfigError(
-                    key,
-                    f"NLLB-200 needs a FLORES-200 code for the {which} language '{lang}', which is not in natcomp's "
-                    f"table ({', '.join(sorted(FLORES200_CODES))}); give {which}_code (e.g. 'nld_Latn')",
-                )
-            codes.append(given or FLORES200_CODES[lang])
+            if given is None:
+                try:
+                    given = getattr(load_language(lang, key), field)
+                except ConfigError:
+                    raise ConfigError(
+                        key,
+                        f"{family} needs a language code for the {which} language '{lang}', which has no language "
+                        f"resource (resources/mt/languages/{lang}.yaml); give {which}_code (e.g. '{example}')",
+                    ) from None
+            codes.append(given)
         return codes[0], codes[1]
     raise ConfigError(key, f"unknown model family '{family}'; expected one of {', '.join(HF_TRANSLATION_FAMILIES)}")
 
@@ -493,3 +470,109 @@ class HFTranslator:
         if self._language_ids:
             rows = [[token for token in row if token not in self._language_ids] for row in rows]
         return [text.strip() for text in self.tokenizer.batch_decode(rows, skip_special_tokens=True)]
+
+
+#: a Helsinki-NLP opus-mt model id names its pair (``opus-mt-en-nl``, ``opus-mt-tc-big-en-nl``)
+_OPUS_MT_PAIR = re.compile(r"opus-mt-(?:tc-big-)?([a-z]{2,3})-([a-z]{2,3})$")
+#: a language token of an NLLB-200 (``nld_Latn``) or M2M100 (``__nl__``) tokenizer
+_LANGUAGE_TOKEN = {"nllb": re.compile(r"[a-z]{3}_[A-Z][a-z]{3}"), "m2m100": re.compile(r"__[a-z]{2,3}__")}
+
+
+def check_system_languages(
+    model: str | os.PathLike,
+    family: str,
+    source_lang: str,
+    target_lang: str,
+    source_code: str | None = None,
+    target_code: str | None = None,
+    key: str = "model",
+) -> None:
+    """Whether a translation system translates the run's pair, from what is cheap to read
+    before any job: an opus-mt model id's pair, a local (or cached) model's
+    ``tokenizer_config.json`` (a Marian tokenizer's ``source_lang``/``target_lang``; an
+    NLLB-200 or M2M100 tokenizer's language tokens). No model is loaded; what cannot be
+    read here is checked when the model loads. A mismatch is a :class:`ConfigError` naming
+    ``key``."""
+    folder = _local_model_folder(model)
+    if family == "auto":
+        if folder is None:
+            family = "marian" if _OPUS_MT_PAIR.search(str(model)) else "auto"
+        else:
+            try:
+                family = detect_family(folder, key)
+            except ConfigError:
+                return
+    if family == "marian":
+        _check_marian_pair(model, folder, source_lang, target_lang, target_code, key)
+    elif family in _LANGUAGE_TOKEN and folder is not None:
+        codes = language_codes(family, source_lang, target_lang, source_code, target_code, key)
+        tokens = _tokenizer_special_tokens(folder)
+        known = {token for token in tokens if _LANGUAGE_TOKEN[family].fullmatch(token)}
+        for code, which in zip(codes, ("source", "target")):
+            token = code if family == "nllb" else f"__{code}__"
+            if known and token not in known:
+                raise ConfigError(
+                    key,
+                    f"{model}'s tokenizer has no language token {token} for the {which} language "
+                    f"(mt.{which}_lang {source_lang if which == 'source' else target_lang})",
+                )
+
+
+def _local_model_folder(model: str | os.PathLike) -> Path | None:
+    """A model's folder when it is here (a directory, or a Hub id in the local cache)."""
+    if Path(model).is_dir():
+        return Path(model)
+    try:
+        from huggingface_hub import try_to_load_from_cache
+
+        cached = try_to_load_from_cache(str(model), "config.json")
+    except Exception:  # not a Hub id (a folder yet to be written)
+        return None
+    return Path(cached).parent if isinstance(cached, str) else None
+
+
+def _check_marian_pair(model, folder: Path | None, source_lang: str, target_lang: str, target_code, key: str) -> None:
+    named: list[tuple[str, str, str]] = []  # (which, the model's code, where)
+    match = _OPUS_MT_PAIR.search(str(model).rstrip("/"))
+    if match and not Path(model).is_dir():
+        named += [("source", match.group(1), "its model id"), ("target", match.group(2), "its model id")]
+    if folder is not None:
+        config = _read_json(folder / "tokenizer_config.json")
+        for which in ("source", "target"):
+            value = config.get(f"{which}_lang")
+            if isinstance(value, str):
+                named.append((which, value, "its tokenizer_config.json"))
+    expected = {"source": source_lang, "target": target_lang}
+    for which, code, where in named:
+        if which == "target" and target_code is not None:
+            continue  # a multi-target model: the target token chooses the language
+        if not re.fullmatch(r"[a-z]{2,3}", code) or code == "mul":
+            continue
+        language = load_language(expected[which], f"mt.{which}_lang")
+        if code not in {language.code, language.marian, language.iso639_3}:
+            raise ConfigError(
+                key,
+                f"{model} translates {'from' if which == 'source' else 'into'} '{code}' ({where}), but the run's "
+                f"mt.{which}_lang is {language.code} ({language.name}); choose a model of the pair",
+            )
+
+
+def _read_json(path: Path) -> dict:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def _tokenizer_special_tokens(folder: Path) -> set[str]:
+    """The special tokens a tokenizer_config.json lists (language codes among them)."""
+    config = _read_json(folder / "tokenizer_config.json")
+    tokens = set()
+    for name in ("additional_special_tokens", "extra_special_tokens"):
+        for token in config.get(name) or []:
+            tokens.add(token.get("content") if isinstance(token, dict) else token)
+    for token in (config.get("added_tokens_decoder") or {}).values():
+        if isinstance(token, dict):
+            tokens.add(token.get("content"))
+    return {token for token in tokens if isinstance(token, str)}

@@ -26,13 +26,26 @@ BPE_SEPARATOR = "@@"
 
 
 @functools.cache
+def moses_language(code: str) -> str:
+    """The Moses tokeniser's language of a language code: the ``moses`` field of
+    ``resources/mt/languages/<code>.yaml``; a code without a resource file as it is."""
+    from natcomp.errors import ConfigError
+    from natcomp.mt.languages import load_language
+
+    try:
+        return load_language(code).moses
+    except ConfigError:
+        return code
+
+
+@functools.cache
 def _tokenizer(lang: str) -> MosesTokenizer:
-    return MosesTokenizer(lang=lang)
+    return MosesTokenizer(lang=moses_language(lang))
 
 
 @functools.cache
 def _detokenizer(lang: str) -> MosesDetokenizer:
-    return MosesDetokenizer(lang=lang)
+    return MosesDetokenizer(lang=moses_language(lang))
 
 
 def tokenise(sentence: str, lang: str) -> str:

@@ -80,36 +80,17 @@ TARGET_DELIMITER = " "
 FEW_SHOT_DELIMITER = "\n\n"
 TEMPLATE_FIELDS = ("source", "source_language", "target_language")
 
-#: English names of the languages a prompt names, by ISO 639-1 code
-LANGUAGE_NAMES = {
-    "ar": "Arabic",
-    "cs": "Czech",
-    "da": "Danish",
-    "de": "German",
-    "el": "Greek",
-    "en": "English",
-    "es": "Spanish",
-    "fi": "Finnish",
-    "fr": "French",
-    "hu": "Hungarian",
-    "it": "Italian",
-    "ja": "Japanese",
-    "ko": "Korean",
-    "nl": "Dutch",
-    "pl": "Polish",
-    "pt": "Portuguese",
-    "ro": "Romanian",
-    "ru": "Russian",
-    "sv": "Swedish",
-    "tr": "Turkish",
-    "uk": "Ukrainian",
-    "zh": "Chinese",
-}
-
 
 def language_name(code: str) -> str:
-    """A language's English name (``nl`` -> ``Dutch``); a code not in the table as it is."""
-    return LANGUAGE_NAMES.get(code, code)
+    """A language's English name (``nl`` -> ``Dutch``) from its resource file
+    (``resources/mt/languages/<code>.yaml``); a code without one as it is."""
+    from natcomp.errors import ConfigError
+    from natcomp.mt.languages import load_language
+
+    try:
+        return load_language(code).name
+    except ConfigError:
+        return code
 
 
 def check_template(template: str, key: str) -> str:

@@ -39,6 +39,7 @@ checked lists) are written by :func:`write_candidates` from the loaded pairs.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -409,8 +410,23 @@ def load_candidates(path: str | Path, pairs: Sequence[SynonymPair]) -> list[Syno
     return with_lists(pairs, pooled_candidates(path, pairs))
 
 
-def scoring_synonyms(synonyms_path: str | Path, candidates_path: str | Path | None = None) -> list[SynonymPair]:
+def scoring_synonyms(
+    synonyms_path: str | Path, candidates_path: str | Path | None = None, target_lang: str = "nl"
+) -> list[SynonymPair]:
     """The synonym pairs of ``synonyms.tsv`` with the candidate lists of ``candidates_path``
-    (:func:`write_candidates`) when given, else with the lists shipped in the file."""
+    (:func:`write_candidates`) when given, else with the lists shipped in the file.
+
+    The shipped lists and each pair's gold word (column ``nl``) are Dutch: a run into
+    another language scores the probes' candidates alone (``candidates_path`` is then
+    required; the config check refuses ``mt.synonyms.candidates: shipped`` there)."""
     pairs = load_synonyms(synonyms_path)
+    if target_lang != "nl":
+        if candidates_path is None:
+            raise ValueError(f"the shipped synonym lists are Dutch; a run into {target_lang!r} needs the probes' lists")
+        return [
+            dataclasses.replace(
+                pair, nl_candidates=tuple(dict.fromkeys(pair.candidates_british + pair.candidates_american))
+            )
+            for pair in load_candidates(candidates_path, pairs)
+        ]
     return pairs if candidates_path is None else load_candidates(candidates_path, pairs)

@@ -4,10 +4,14 @@
 import re
 
 from natcomp.mt import registry
+from natcomp.mt.languages import target_language
 from natcomp.mt.config import (
     check_mt_config,
     check_system_models,
+    download_fields,
+    flores_langs,
     size_fairseq_options,
+    tatoeba_pair,
 )
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 from natcomp.mt.systems import is_causal, system_entry
@@ -45,6 +49,11 @@ MT_SYSTEM_TRAINING_PRIORITY = 5
 
 # Cross-key checks and fairseq's own parser on train.fairseq, before any job runs.
 stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")
+#: the Tatoeba pair folder and FLORES-101 names of the run's pair (given or derived from
+#: resources/mt/languages/<code>.yaml)
+TATOEBA_PAIR = tatoeba_pair(MT)
+FLORES_LANGS = flores_langs(MT)
+DOWNLOAD_FIELDS["mt"] = download_fields(MT)
 
 
 def check_decoded_system_models(jobs):
@@ -58,11 +67,15 @@ def check_decoded_system_models(jobs):
 START_CHECKS.append(check_decoded_system_models)
 
 
-#: test -> the data types it runs on (config, else every data type the registry defines)
+#: test -> the data types it runs on (config, else every data type the registry defines);
+#: a target language without idiom keywords (resources/mt/languages/<code>.yaml) runs no
+#: overgeneralisation test
 TEST_DATA_TYPES = {
     name: list(MT["tests"]["data_types"].get(name, test.data_types))
     for name, test in registry.TESTS.items()
 }
+if target_language(TRG).idiom_keywords is None:
+    TEST_DATA_TYPES["overgeneralisation"] = []
 RUN_TESTS = [name for name, data_types in TEST_DATA_TYPES.items() if data_types]
 
 

@@ -17,7 +17,7 @@ rule mt_extract_tatoeba:
     conda:
         "../../../envs/natcomp.yaml"
     params:
-        pair=lookup(dpath="mt/tatoeba_pair", within=config),
+        pair=TATOEBA_PAIR,
     script:
         "../../scripts/mt/extract_tatoeba_train.py"
 
@@ -36,7 +36,7 @@ rule mt_extract_flores:
     conda:
         "../../../envs/natcomp.yaml"
     params:
-        langs=lookup(dpath="mt/flores_langs", within=config),
+        langs=FLORES_LANGS,
     script:
         "../../scripts/mt/extract_flores.py"
 

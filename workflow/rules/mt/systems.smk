@@ -92,6 +92,7 @@ rule mt_system_score:
             dpath="mt/tests/s_conj_missing_conjunct", within=config
         ),
         s_conj_split=lookup(dpath="mt/tests/s_conj_split", within=config),
+        target_lang=TRG,
     script:
         "../../scripts/mt/score.py"
 

@@ -10,12 +10,13 @@ with logged(snakemake.log[0]) as log:
         params.translations,
         snakemake.wildcards.test,
         model=params.model,
-        synonyms=scoring_synonyms(inputs.synonyms, inputs.get("synonym_candidates")),
+        synonyms=scoring_synonyms(inputs.synonyms, inputs.get("synonym_candidates"), params.target_lang),
         idioms=load_idioms(inputs.idioms),
         keyword_matching=params.keyword_matching,
         paraphrase_references_only=params.paraphrase_only,
         s_conj_missing_conjunct=params.s_conj_missing_conjunct,
         s_conj_split=params.s_conj_split,
+        language=params.target_lang,
     )
     write_labels(labels, snakemake.output[0])
     test, data_types = snakemake.wildcards.test, ", ".join(params.data_types)
