@@ -349,7 +349,10 @@ def test_nbest_cache_fields_round_trip_and_settings_check():
 
 def test_a_run_into_another_language_scores_the_probes_candidates_without_the_dutch_gold_word(tmp_path, pairs):
     write_candidates(tmp_path / "candidates.tsv", [pairs[0].with_candidates(["Düsenjäger"], ["Flieger"]), *pairs[1:]])
+    from natcomp.mt.scoring import probe_synonym_candidates
+
     scored = scoring_synonyms(RESOURCES / "synonyms.tsv", tmp_path / "candidates.tsv", target_lang="de")
-    assert scored[0].nl_candidates == ("Düsenjäger", "Flieger"), "no Dutch gold word (vliegtuig) in a German run"
+    candidates = probe_synonym_candidates(scored)
+    assert candidates[pairs[0].name] == ("Düsenjäger", "Flieger"), "no Dutch gold word (vliegtuig) in a German run"
     with pytest.raises(ValueError, match="Dutch"):
         scoring_synonyms(RESOURCES / "synonyms.tsv", target_lang="de")

@@ -39,7 +39,6 @@ checked lists) are written by :func:`write_candidates` from the loaded pairs.
 
 from __future__ import annotations
 
-import dataclasses
 import re
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -417,16 +416,10 @@ def scoring_synonyms(
     (:func:`write_candidates`) when given, else with the lists shipped in the file.
 
     The shipped lists and each pair's gold word (column ``nl``) are Dutch: a run into
-    another language scores the probes' candidates alone (``candidates_path`` is then
-    required; the config check refuses ``mt.synonyms.candidates: shipped`` there)."""
+    another language needs ``candidates_path`` (the config check refuses
+    ``mt.synonyms.candidates: shipped`` there) and scores the probes' lists alone
+    (:func:`natcomp.mt.scoring.probe_synonym_candidates`)."""
     pairs = load_synonyms(synonyms_path)
-    if target_lang != "nl":
-        if candidates_path is None:
-            raise ValueError(f"the shipped synonym lists are Dutch; a run into {target_lang!r} needs the probes' lists")
-        return [
-            dataclasses.replace(
-                pair, nl_candidates=tuple(dict.fromkeys(pair.candidates_british + pair.candidates_american))
-            )
-            for pair in load_candidates(candidates_path, pairs)
-        ]
+    if target_lang != "nl" and candidates_path is None:
+        raise ValueError(f"the shipped synonym lists are Dutch; a run into {target_lang!r} needs the probes' lists")
     return pairs if candidates_path is None else load_candidates(candidates_path, pairs)
