@@ -70,6 +70,8 @@ def test_the_pretrained_system_has_its_own_rows_in_every_table(demo):
     assert summary["tiny-marian_sd"].isna().all(), "one model: no spread over seeds"
     peaks = read_table(demo, "overgeneralisation_peaks.tsv")
     assert (peaks.loc[peaks["system"] == "tiny-marian", "note"] == "final model only: no training curve").all()
+    for table in (overgeneralisation, peaks):  # the paper's Dutch keyword lists, marked as such
+        assert set(table["keywords"]) == {"Dutch: the paper's"}
     probes = pd.read_csv(demo / "results" / "mt" / "synonyms" / "candidates_sheet.tsv", sep="\t")
     assert "count_tiny-marian" in probes.columns, "the system's synonym probes are pooled too"
 

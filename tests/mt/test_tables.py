@@ -483,3 +483,37 @@ def test_substitutivity_summary_averages_pairs_templates_and_seeds_not_items():
     summary = mt.substitutivity_summary(rows, ["small"]).set_index("metric")
     assert summary.loc["consistency", "small"] == pytest.approx((1.0 + 1 / 3 + 0.0 + 1 / 4) / 4)
     assert summary.loc["synonym_consistency", "small"] == pytest.approx((1.0 + 2 / 3 + 1.0 + 1 / 4) / 4)
+
+
+def test_overgeneralisation_tables_say_whose_keyword_lists_they_matched():
+    from natcomp.mt.tables import KEYWORDS_COLUMN, keyword_lists, with_keyword_lists
+
+    assert keyword_lists("nl") == "Dutch: the paper's"
+    assert keyword_lists("de") == "German: drafted by natcomp"
+    table = with_keyword_lists(pd.DataFrame({"idiom": ["by heart"], "overgeneralisation": [0.5]}), "fr")
+    assert list(table.columns)[-1] == KEYWORDS_COLUMN and table[KEYWORDS_COLUMN].tolist() == [
+        "French: drafted by natcomp"
+    ]
+
+
+def test_a_language_without_idiom_keywords_has_a_table_that_says_why(monkeypatch, tmp_path):
+    import dataclasses
+
+    from natcomp.mt import languages
+    from natcomp.mt.figures import overgeneralisation_figure
+    from natcomp.mt.tables import no_keywords_table
+
+    german = languages.target_language("de")
+    monkeypatch.setattr(
+        languages, "target_language", lambda code, key="": dataclasses.replace(german, idiom_keywords=None)
+    )
+    table = no_keywords_table("de")
+    assert table.to_dict("records") == [
+        {
+            "keywords": "German: none",
+            "note": "overgeneralisation not scored: German has no idiom keywords "
+            "(resources/mt/languages/de.yaml has no idiom_keywords)",
+        }
+    ]
+    overgeneralisation_figure(table, ["small"], tmp_path / "o.png")
+    assert (tmp_path / "o.png").stat().st_size > 0

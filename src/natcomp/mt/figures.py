@@ -287,7 +287,20 @@ def overgeneralisation_figure(
 ) -> plt.Figure:
     """Figure 4: overgeneralisation over training, a thin line per idiom and the mean, per
     corpus size. A pretrained system has no training curve: its idioms are small points
-    and their mean a large marker at the x position "final", right of the epochs."""
+    and their mean a large marker at the x position "final", right of the epochs. A table
+    without scores (a target language without idiom keywords) gives a figure of its note."""
+    if "overgeneralisation" not in table.columns:
+        figure, ax = plt.subplots(figsize=(6, 1.5))
+        ax.axis("off")
+        ax.text(
+            0.5,
+            0.5,
+            "\n".join(table.get("note", ["no overgeneralisation scores"])),
+            ha="center",
+            va="center",
+            wrap=True,
+        )
+        return _save(figure, path)
     models = model_groups(table, sizes, systems)
     trained = table[table["system"] == TRAINED_SYSTEM].astype({"checkpoint": "int64"})
     curves = trained.groupby(["data_type", "size", "idiom", "checkpoint"], as_index=False)["overgeneralisation"].mean()

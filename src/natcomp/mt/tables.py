@@ -201,6 +201,39 @@ def overgeneralisation_table(
     return table[[*MODEL_KEYS, "data_type", "idiom", "checkpoint", "overgeneralisation", "n", "decode_signature"]]
 
 
+#: the column of the overgeneralisation tables that says whose keyword lists were matched
+KEYWORDS_COLUMN = "keywords"
+
+
+def keyword_lists(target_lang: str) -> str:
+    """Whose idiom keyword lists a run into ``target_lang`` matches, as the overgeneralisation
+    tables show it: ``Dutch: the paper's``, ``German: drafted by natcomp``."""
+    from natcomp.mt.languages import target_language
+
+    language = target_language(target_lang)
+    if language.idiom_keywords is None:
+        return f"{language.name}: none"
+    return f"{language.name}: {language.idiom_keywords.source_label}"
+
+
+def no_keywords_table(target_lang: str) -> pd.DataFrame:
+    """The one-row overgeneralisation table of a run into a language without idiom keywords:
+    why the test is missing."""
+    from natcomp.mt.languages import target_language
+
+    language = target_language(target_lang)
+    note = (
+        f"overgeneralisation not scored: {language.name} has no idiom keywords "
+        f"(resources/mt/languages/{language.code}.yaml has no idiom_keywords)"
+    )
+    return pd.DataFrame({KEYWORDS_COLUMN: [keyword_lists(target_lang)], "note": [note]})
+
+
+def with_keyword_lists(table: pd.DataFrame, target_lang: str) -> pd.DataFrame:
+    """``table`` with :data:`KEYWORDS_COLUMN` last: whose keyword lists its rows matched."""
+    return table.assign(**{KEYWORDS_COLUMN: keyword_lists(target_lang)})
+
+
 #: suffix of the column with the standard deviation over seeds next to each model group's mean
 SD_SUFFIX = "_sd"
 

@@ -230,6 +230,7 @@ rule mt_tables:
         run_settings=run_settings("mt", config["mt"]),
         sizes=SIZES,
         systems=SYSTEMS,
+        target_lang=TRG,
     script:
         "../../scripts/mt/tables.py"
 

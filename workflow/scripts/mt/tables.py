@@ -9,14 +9,21 @@ with logged(snakemake.log[0]) as log:
     order = {"sizes": snakemake.params.sizes, "systems": snakemake.params.systems}
     systematicity = mt.systematicity_table(mt.read_scores(inputs.systematicity), **order)
     substitutivity = mt.substitutivity_table(mt.read_scores(inputs.substitutivity), **order)
-    overgeneralisation = mt.overgeneralisation_table(mt.read_scores(inputs.overgeneralisation), **order)
+    target_lang = snakemake.params.target_lang
+    if inputs.overgeneralisation:
+        overgeneralisation = mt.overgeneralisation_table(mt.read_scores(inputs.overgeneralisation), **order)
+        peaks = mt.overgeneralisation_peaks(overgeneralisation, **order)
+        # whose keyword lists were matched: the paper's Dutch ones, or lists natcomp drafted
+        overgeneralisation, peaks = (mt.with_keyword_lists(t, target_lang) for t in (overgeneralisation, peaks))
+    else:  # a target language without idiom keywords: the tables say why the test is missing
+        overgeneralisation = peaks = mt.no_keywords_table(target_lang)
     tables = {
         "systematicity": systematicity,
         "substitutivity": substitutivity,
         "overgeneralisation": overgeneralisation,
         "systematicity_summary": mt.systematicity_summary(systematicity, **order),
         "substitutivity_summary": mt.substitutivity_summary(substitutivity, **order),
-        "overgeneralisation_peaks": mt.overgeneralisation_peaks(overgeneralisation, **order),
+        "overgeneralisation_peaks": peaks,
     }
     # The paper's Tables 4a and 6a beside the summaries (paper_<size> columns).
     tables = mt.with_published(tables, read_published(inputs.published))
