@@ -88,7 +88,7 @@ def test_a_column_per_language_and_a_note_for_each_cell_a_language_did_not_score
     assert systematicity["note"].tolist()[:2] == ["", ""]
     bleu = tables["bleu"]
     assert list(bleu.columns) == ["split", "score", "nl", "de", "note"]
-    assert bleu["score"].tolist() == ["bleu_sacrebleu", "bleu_tokenised"]
+    assert bleu["score"].tolist() == ["bleu_sacrebleu", "bleu_tokenised"], "each split's scores together"
     assert bleu["nl"].tolist() == pytest.approx([100 / 3, 12.5])
     assert bleu["de"].isna().all()
     assert set(bleu["note"]) == {"de: BLEU not scored: no German references at demo scale (mt.bleu.splits: [])"}

@@ -134,7 +134,10 @@ def _measure_rows(measure: str, table: pd.DataFrame, system: str) -> pd.DataFram
     spec = MEASURES[measure]
     if measure == "bleu":
         rows = table[(table["system"] == system) & (table.get("kind", "model") == "model")]
-        long = rows.melt(id_vars=["split"], value_vars=list(BLEU_SCORES), var_name="score")
+        records = []
+        for split, *values in rows[["split", *BLEU_SCORES]].itertuples(index=False):
+            records += [(split, score, value) for score, value in zip(BLEU_SCORES, values)]
+        long = pd.DataFrame(records, columns=["split", "score", "value"])
     elif measure == "overgeneralisation":
         rows = table[table["system"] == system] if "system" in table.columns else table
         long = rows.rename(columns={"peak": "value"})

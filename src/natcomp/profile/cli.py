@@ -518,7 +518,7 @@ def evaluate_languages(
     folders = {code: directory / code for code in target_langs}
     others = [family for family in plans[0].record["families"] if family != "mt"]
     print(
-        f"{prog}: {len(plans)} target languages ({', '.join(labels)}), one run each in {directory}/<code>"
+        f"{prog}: {len(plans)} target language{'s' if len(plans) > 1 else ''} ({', '.join(labels)}), one run each in {directory}/<code>"
         + (f"; {', '.join(others)} run once, in {folders[target_langs[0]]}" if others else ""),
         file=sys.stderr,
     )
