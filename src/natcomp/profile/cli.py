@@ -7,6 +7,9 @@
     its output in ``runs/<name>/natcomp_evaluate.log`` and a one-line progress display on
     stderr; then write ``runs/<name>/results/profile.tsv`` and ``profile.html``. A dry run
     (``-n``) creates no run folder and writes no file of the run in an existing one.
+    With ``--target-lang CODE ...`` (a translation model or LLM): one run per target
+    language in ``runs/<name>/<code>/``, then one table per measure with a column per
+    language in ``runs/<name>/languages/`` (:func:`evaluate_languages`).
 ``natcomp compare RUN [RUN ...] [--output FILE.tsv] [--figure FILE.png]``
     The profiles of several runs side by side: one TSV and one figure.
 
