@@ -59,8 +59,17 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="FAMILY", required=True)
     for family_cli in _family_clis():
         family_cli.add_subcommands(subparsers)
+    _wire_target_languages(subparsers)
     _describe_commands(parser)
     return parser
+
+
+def _wire_target_languages(subparsers) -> None:
+    """``natcomp evaluate --target-lang`` takes the MT family's languages from natcomp.mt (the
+    core package natcomp.profile imports no family; this module imports them all)."""
+    from natcomp.mt.cli import target_language_hooks
+
+    subparsers.choices["evaluate"].set_defaults(target_language_hooks=target_language_hooks)
 
 
 def _describe_commands(parser: argparse.ArgumentParser) -> None:

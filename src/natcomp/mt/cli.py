@@ -13,7 +13,7 @@ top-level spellings (``natcomp score``...) still work (:data:`natcomp.cli.MOVED_
 ``natcomp mt sources --test T --items ITEMS.tsv [--output FILE]``
     The unique source sentences of an items file, one per line, in the order
     ``natcomp mt score --translations-format lines`` expects its translations.
-``natcomp mt evaluate --model NAME_OR_PATH [--name NAME] [--configfile BASE.yaml] [-n]``
+``natcomp mt evaluate --model NAME_OR_PATH [--name NAME] [--configfile BASE.yaml] [--target-lang CODE ...] [-n]``
     Run the three tests on one Hugging Face translation model through the workflow, in a
     run folder of its own (:mod:`natcomp.mt.evaluate`), and write its tables.
 ``natcomp mt fragments TREEBANK [--output FILE]``
@@ -659,4 +659,14 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         snakemake_args=args.snakemake_args,
         mt_system=system_settings(args),
         command="mt evaluate",
+        target_langs=args.target_lang,
+        target_languages=target_language_hooks() if args.target_lang else None,
     )
+
+
+def target_language_hooks():
+    """The MT family's part of ``--target-lang`` (:class:`natcomp.profile.runconfig.TargetLanguages`),
+    for ``natcomp mt evaluate`` and ``natcomp evaluate`` (natcomp.cli sets it on the latter)."""
+    from natcomp.mt.languages_compare import target_languages
+
+    return target_languages()

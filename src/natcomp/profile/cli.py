@@ -7,6 +7,9 @@
     its output in ``runs/<name>/natcomp_evaluate.log`` and a one-line progress display on
     stderr; then write ``runs/<name>/results/profile.tsv`` and ``profile.html``. A dry run
     (``-n``) creates no run folder and writes no file of the run in an existing one.
+    With ``--target-lang CODE ...`` (a translation model or LLM): one run per target
+    language in ``runs/<name>/<code>/``, then one table per measure with a column per
+    language in ``runs/<name>/languages/`` (:func:`evaluate_languages`).
 ``natcomp compare RUN [RUN ...] [--output FILE.tsv] [--figure FILE.png]``
     The profiles of several runs side by side: one TSV and one figure.
 
@@ -23,8 +26,13 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from typing import TYPE_CHECKING
+
 from natcomp.cliargs import MAX_CORES, cores_int
 from natcomp.errors import ConfigError, InputError, OptionError
+
+if TYPE_CHECKING:
+    from natcomp.profile.runconfig import TargetLanguages
 
 __all__ = ["RunPlan", "add_run_arguments", "add_subcommands", "evaluate_model", "model_help", "plan_run", "run_name"]
 
@@ -130,6 +138,14 @@ def add_run_arguments(parser: argparse.ArgumentParser) -> None:
         default=os.cpu_count() or 1,
         help=f"cores Snakemake may use, 1 to {MAX_CORES} (default: all)",
     )
+    parser.add_argument(
+        "--target-lang",
+        nargs="+",
+        metavar="CODE",
+        help="run the MT tests once per target language (ISO 639-1 codes with a file in resources/mt/languages: "
+        "de fr es nl), each in runs/<name>/<code>, then write one table per measure with a column per language "
+        "into runs/<name>/languages (default: one run into the base config's mt.target_lang)",
+    )
     parser.add_argument("--dry-run", "-n", action="store_true", help="print the plan and the jobs, run nothing")
     parser.add_argument("snakemake_args", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
 
@@ -148,7 +164,16 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         snakemake_args=args.snakemake_args,
         chat_template=args.chat_template,
         command="evaluate",
+        target_langs=args.target_lang,
+        target_languages=_target_languages(args),
     )
+
+
+def _target_languages(args: argparse.Namespace):
+    """The MT family's part of ``--target-lang`` (natcomp.cli sets ``target_language_hooks``
+    on the ``evaluate`` commands: the core imports no family), where it is given."""
+    hooks = getattr(args, "target_language_hooks", None)
+    return hooks() if args.target_lang and hooks is not None else None
 
 
 def read_base(path: Path) -> dict:
@@ -189,11 +214,15 @@ def plan_run(
     dtype: str | None = None,
     chat_template: bool = False,
     fine_tuning: str | None = None,
+    target_lang: str | None = None,
+    target_languages: TargetLanguages | None = None,
 ) -> RunPlan:
     """Everything :func:`evaluate_model` checks and decides before it writes a file or starts a job.
     ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too;
     ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template;
-    ``fine_tuning`` (``--fine-tuning``; None: the base config's) the method of every fine-tuning family."""
+    ``fine_tuning`` (``--fine-tuning``; None: the base config's) the method of every fine-tuning family;
+    ``target_lang`` (one of ``--target-lang``): the run's ``mt.target_lang``, its base config
+    made by ``target_languages.configure`` (at demo scale, the English side of the demo data)."""
     from natcomp.adapters import check_base_found_anywhere, read_adapter
     from natcomp.finetuning import FAMILY_SECTIONS, family_setting
     from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
@@ -203,6 +232,13 @@ def plan_run(
 
     base_path = configfile or runconfig.workflow_root() / "config" / "config.yaml"
     base = read_base(base_path)
+    left_out: list[str] = []
+    language = None
+    if target_lang is not None:
+        if target_languages is None:
+            raise OptionError("--target-lang", "needs the MT family's languages (natcomp.mt.languages_compare)")
+        (language,) = target_languages.check([target_lang])
+        base, left_out = target_languages.configure(base, target_lang, runconfig.scale_of(base, base_path))
     # an empty --name is refused, never replaced by the model's
     given = name is not None
     name = runconfig.check_name(runconfig.system_name(model) if name is None else name)
@@ -268,6 +304,8 @@ def plan_run(
         "checkpoint_dtype": checkpoint_dtype(model_config),
         "precision": precision,
     }
+    if language is not None:  # --target-lang: the language of this run, and what its scale leaves out
+        record.update(target_lang=target_lang, target_language=language, left_out=left_out)
     if chat:
         record["chat_template"] = chat  # family -> applied, for the profile
     if tuned:
@@ -280,7 +318,8 @@ def plan_run(
         name=name,
         base_path=Path(base_path),
         scale=scale,
-        description=f"{what} is {kinds.describe(any(chat.values()))}",
+        description=f"{what} is {kinds.describe(any(chat.values()))}"
+        + (f"; target language {language}" if language is not None else ""),
         rows=[row for row in fit.plan(kinds, base, mt_system, chat, tuned) if row.family in chosen],
         config=runconfig.profile_config(base, name, location, chosen, kinds, mt_system),
         record=record,
@@ -305,21 +344,24 @@ def evaluate_model(
     command: str = "evaluate",
     dtype: str | None = None,
     fine_tuning: str | None = None,
+    target_langs: Sequence[str] | None = None,
+    target_languages: TargetLanguages | None = None,
 ) -> int:
     """Plan, configure and run one model's evaluation; write its profile after a real run.
 
     A dry run writes nothing of the run: the config goes to a temporary folder, and
     Snakemake plans in the run folder when it exists (what remains to be done there; only
     its own cache in ``.snakemake/`` changes), else in a temporary one. A real run's Snakemake output goes to :data:`runconfig.LOG_FILE`
-    in the run folder, its progress to stderr."""
+    in the run folder, its progress to stderr.
+
+    ``target_langs`` (``--target-lang``): one run per target language instead
+    (:func:`evaluate_languages`)."""
     from natcomp.profile import fit, runconfig
 
     prog = f"{PROG} {command}"
     if cores < 1:  # the command line's --cores is checked by argparse; this is the library call
         raise OptionError("--cores", f"expected an integer at least 1, not {cores}")
-    root = runconfig.workflow_root()
-    plan = plan_run(
-        model,
+    options = dict(
         name=name,
         families=families,
         configfile=configfile,
@@ -328,31 +370,68 @@ def evaluate_model(
         dtype=dtype,
         fine_tuning=fine_tuning,
     )
+    if target_langs:
+        return evaluate_languages(
+            model,
+            target_langs,
+            target_languages,
+            directory=directory,
+            cores=cores,
+            dry_run=dry_run,
+            snakemake_args=snakemake_args,
+            command=command,
+            **options,
+        )
+    root = runconfig.workflow_root()
+    plan = plan_run(model, **options)
     check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
+    _print_plan(plan, prog, fit)
+    directory = Path(directory or Path("runs") / plan.name)
+    extra = [argument for argument in snakemake_args if argument != "--"]
+    if dry_run:
+        return _dry_run(plan, directory, root, cores, extra, prog)
+    return _real_run(plan, directory, root, cores, extra, prog)
+
+
+def _print_plan(plan: RunPlan, prog: str, fit) -> None:
     print(f"{prog}: {plan.description}; {plan.scale} scale; the plan:", file=sys.stderr)
     print(fit.format_plan(plan.rows), file=sys.stderr)
     print(f"{prog}: {plan.jobs_table}", file=sys.stderr)
     print(f"{prog}: precision: {plan.record['precision']}", file=sys.stderr)
     if plan.record.get("fine_tuning"):
         print(f"{prog}: fine-tuning: {fit.fine_tuning_text(plan.record['fine_tuning'])}", file=sys.stderr)
-    directory = Path(directory or Path("runs") / plan.name)
-    note = f"{prog}: the base config {plan.base_path} with {plan.name} as the only model"
-    extra = [argument for argument in snakemake_args if argument != "--"]
-    if dry_run:
-        with tempfile.TemporaryDirectory(prefix="natcomp-dry-run-") as scratch:
-            configpath = runconfig.write_config(plan.config, Path(scratch) / runconfig.CONFIG_FILE, note)
-            if directory.is_dir():
-                workdir, where = directory, f"what remains to be done in {directory} (nothing written there)"
-            else:
-                workdir, where = Path(scratch) / "run", f"a new run folder {directory} (not created by a dry run)"
-                workdir.mkdir()
-            print(f"{prog}: dry run of {plan.name!r}: {where}", file=sys.stderr)
-            snakemake = runconfig.snakemake_command(
-                root / "Snakefile", workdir, configpath, cores, plan.targets, True, extra
-            )
-            return runconfig.run(snakemake)
+    for item in plan.record.get("left_out") or ():
+        print(f"{prog}: left out at {plan.scale} scale in {plan.record['target_language']}: {item}", file=sys.stderr)
+
+
+def _note(plan: RunPlan, prog: str) -> str:
+    return f"{prog}: the base config {plan.base_path} with {plan.name} as the only model"
+
+
+def _dry_run(plan: RunPlan, directory: Path, root: Path, cores: int, extra: Sequence[str], prog: str) -> int:
+    """Snakemake's plan of ``plan`` in ``directory`` (nothing written there)."""
+    from natcomp.profile import runconfig
+
+    with tempfile.TemporaryDirectory(prefix="natcomp-dry-run-") as scratch:
+        configpath = runconfig.write_config(plan.config, Path(scratch) / runconfig.CONFIG_FILE, _note(plan, prog))
+        if directory.is_dir():
+            workdir, where = directory, f"what remains to be done in {directory} (nothing written there)"
+        else:
+            workdir, where = Path(scratch) / "run", f"a new run folder {directory} (not created by a dry run)"
+            workdir.mkdir()
+        print(f"{prog}: dry run of {plan.name!r}: {where}", file=sys.stderr)
+        snakemake = runconfig.snakemake_command(
+            root / "Snakefile", workdir, configpath, cores, plan.targets, True, extra
+        )
+        return runconfig.run(snakemake)
+
+
+def _real_run(plan: RunPlan, directory: Path, root: Path, cores: int, extra: Sequence[str], prog: str) -> int:
+    """Run ``plan`` in ``directory`` and write its profile; Snakemake's exit status."""
+    from natcomp.profile import runconfig
+
     directory.mkdir(parents=True, exist_ok=True)
-    configpath = runconfig.write_config(plan.config, directory / runconfig.CONFIG_FILE, note)
+    configpath = runconfig.write_config(plan.config, directory / runconfig.CONFIG_FILE, _note(plan, prog))
     runconfig.write_config(plan.record, directory / runconfig.RUN_FILE, f"{prog}: what the profile is of")
     snakemake = runconfig.snakemake_command(
         root / "Snakefile", directory, configpath.resolve(), cores, plan.targets, False, extra
@@ -371,6 +450,96 @@ def evaluate_model(
         return progress.returncode
     tsv, html = write_run_profile(directory)
     print(f"{prog}: profile in {tsv} and {html}", file=sys.stderr)
+    return 0
+
+
+#: the folder of the per-language tables in the run folder of ``--target-lang``
+LANGUAGES_FOLDER = "languages"
+
+
+def evaluate_languages(
+    model: str,
+    target_langs: Sequence[str],
+    target_languages: TargetLanguages | None,
+    *,
+    directory: Path | None = None,
+    cores: int = 1,
+    dry_run: bool = False,
+    snakemake_args: Sequence[str] = (),
+    command: str = "evaluate",
+    families: Sequence[str] | None = None,
+    mt_system: Mapping[str, object] | None = None,
+    fine_tuning: str | None = None,
+    **options,
+) -> int:
+    """One run per target language (``--target-lang de fr``): each a normal run of the base
+    config with ``mt.target_lang`` set, in ``<run folder>/<code>``; the families other than
+    MT (where the model fits any) run once, in the first language's run. Every code is
+    checked before anything else, every language's plan before any run. After the runs,
+    one table per measure with a column per language in ``<run folder>/languages``
+    (``target_languages.write_tables``); a dry run shows every language's plan and jobs."""
+    from natcomp.profile import fit, runconfig
+
+    prog = f"{PROG} {command}"
+    if target_languages is None:
+        raise OptionError("--target-lang", "needs the MT family's languages (natcomp.mt.languages_compare)")
+    labels = target_languages.check(list(target_langs))
+    if len(target_langs) > 1 and (mt_system or {}).get("target_code"):
+        raise OptionError(
+            "--target-code",
+            "names one language's code as the model spells it; with several --target-lang each run's code comes "
+            "from its language's file (resources/mt/languages/<code>.yaml)",
+        )
+    root = runconfig.workflow_root()
+    plans = []
+    for index, code in enumerate(target_langs):
+        first = index == 0
+        plan = plan_run(
+            model,
+            families=families if first else ["mt"],
+            mt_system=mt_system,
+            fine_tuning=fine_tuning if first else None,
+            target_lang=code,
+            target_languages=target_languages,
+            **options,
+        )
+        if "mt" not in plan.record["families"]:
+            raise OptionError(
+                "--target-lang",
+                f"is for the MT family, and {'--families runs' if families else 'the model fits'} no MT "
+                f"({', '.join(plan.record['families'])})",
+            )
+        plans.append(plan)
+    for plan in plans:
+        check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
+    directory = Path(directory or Path("runs") / plans[0].name)
+    folders = {code: directory / code for code in target_langs}
+    others = [family for family in plans[0].record["families"] if family != "mt"]
+    print(
+        f"{prog}: {len(plans)} target language{'s' if len(plans) > 1 else ''} ({', '.join(labels)}), one run each in {directory}/<code>"
+        + (f"; {', '.join(others)} run once, in {folders[target_langs[0]]}" if others else ""),
+        file=sys.stderr,
+    )
+    for plan, code in zip(plans, target_langs):
+        print(f"{prog}: --- {plan.record['target_language']}: {folders[code]}", file=sys.stderr)
+        _print_plan(plan, prog, fit)
+    extra = [argument for argument in snakemake_args if argument != "--"]
+    if dry_run:
+        status = 0
+        for plan, code in zip(plans, target_langs):
+            status = _dry_run(plan, folders[code], root, cores, extra, prog) or status
+        return status
+    failed = []
+    for plan, code in zip(plans, target_langs):
+        if _real_run(plan, folders[code], root, cores, extra, prog) != 0:
+            failed.append(code)
+    done = {code: folders[code] for code in target_langs if code not in failed}
+    if done:
+        tables = target_languages.write_tables(done, plans[0].name, directory / LANGUAGES_FOLDER, scale=plans[0].scale)
+        print(f"{prog}: per-language tables: {', '.join(str(path) for path in tables)}", file=sys.stderr)
+    if failed:
+        print(f"{prog}: the runs of {', '.join(failed)} failed; the tables have the others", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -420,8 +589,10 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
     model = record["model"]
     if record.get("adapter"):
         model = f"adapter {model}: {record.get('adapter_method')}, on base {record.get('base_model')}"
+    language = f", target language: {record['target_language']}" if record.get("target_language") else ""
     title = (
-        f"Compositionality profile of {record['name']} ({model}, {record['scale']} scale{', ' + chat if chat else ''})"
+        f"Compositionality profile of {record['name']} ({model}, {record['scale']} scale{language}"
+        f"{', ' + chat if chat else ''})"
     )
     return write_profile(
         profile,

@@ -35,6 +35,7 @@ __all__ = [
     "LOG_FILE",
     "RUN_FILE",
     "Progress",
+    "TargetLanguages",
     "check_name",
     "profile_config",
     "profile_targets",
@@ -55,6 +56,22 @@ RUN_FILE = "natcomp_profile.yaml"
 LOG_FILE = "natcomp_evaluate.log"
 
 _NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]*$")
+
+
+@dataclass(frozen=True)
+class TargetLanguages:
+    """What a run per target language (``--target-lang de fr``) needs of the MT family, which
+    provides it (:func:`natcomp.mt.languages_compare.target_languages`; the core imports no
+    family).
+
+    ``check(codes)``: each code's label (``German (de)``), every code checked first (one
+    line naming ``--target-lang``); ``configure(base, code, scale)``: the base config of
+    the language's run and what it leaves out, in words; ``write_tables(runs, system,
+    folder, scale=...)``: the per-language tables of the finished runs (code -> run folder)."""
+
+    check: Callable[[Sequence[str]], list[str]]
+    configure: Callable[[Mapping, str, str], tuple[dict, list[str]]]
+    write_tables: Callable[..., list[Path]]
 
 
 def workflow_root() -> Path:
