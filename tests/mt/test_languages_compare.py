@@ -12,6 +12,7 @@ from natcomp.mt import languages_compare
 from natcomp.mt.languages_compare import KEYWORDS_ROW, check_target_langs, compare_languages, write_language_tables
 
 SYSTEM = "tiny-m2m"
+REPO = Path(__file__).resolve().parents[2]
 
 
 def write(path: Path, text: str) -> None:
@@ -165,22 +166,21 @@ def test_every_target_language_is_checked_before_any_run(codes, error, message):
     assert "\n" not in str(raised.value)
 
 
-def test_a_demo_run_into_a_language_the_demo_corpus_lacks_is_adapted(monkeypatch):
-    """The per-language config: mt.target_lang set; at demo scale, for a language other than
-    nl, through the config's English-side adaptation (a stand-in here: natcomp.mt.config's
-    english_side_only and missing_at_demo_scale come with the config checks)."""
-    calls = []
+def test_a_demo_run_into_a_language_the_demo_corpus_lacks_reads_its_english_side_only():
+    """The per-language config: mt.target_lang set; on the demo corpus, for a language other
+    than nl, the config's English-side adaptation, and what it leaves out in words."""
+    import yaml
 
-    def adapt(mt):
-        calls.append(mt["target_lang"])
-        return {**mt, "bleu": {"splits": []}}, ["BLEU: no German references"]
+    from natcomp.mt.config import english_side_only
 
-    monkeypatch.setattr(languages_compare, "adapt_to_language", adapt)
-    base = {"run_name": "demo", "mt": {"target_lang": "nl", "bleu": {"splits": ["dev"]}}}
-    config, left_out = languages_compare.language_base(base, "de", "demo")
-    assert config["mt"] == {"target_lang": "de", "bleu": {"splits": []}} and left_out == ["BLEU: no German references"]
-    config, left_out = languages_compare.language_base(base, "nl", "demo")
-    assert config["mt"] == base["mt"] and left_out == []
-    config, left_out = languages_compare.language_base(base, "de", "paper")
-    assert config["mt"]["target_lang"] == "de" and config["mt"]["bleu"] == {"splits": ["dev"]} and left_out == []
-    assert calls == ["de"] and base["mt"]["target_lang"] == "nl", "the base is not changed"
+    base = yaml.safe_load((REPO / "config" / "config.yaml").read_text(encoding="utf-8"))
+    config, left_out = languages_compare.language_base(base, "de")
+    assert config["mt"] == english_side_only({**base["mt"], "target_lang": "de"})
+    assert config["mt"]["bleu"]["splits"] == [] and not config["mt"]["train"]["enabled"]
+    assert "BLEU (no German references)" in left_out
+    config, left_out = languages_compare.language_base(base, "nl")
+    assert config["mt"] == base["mt"] and left_out == [], "the demo corpus's own language: as it is"
+    paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))
+    config, left_out = languages_compare.language_base(paper, "de")
+    assert config["mt"] == {**paper["mt"], "target_lang": "de"} and left_out == [], "a corpus of the pair: nothing"
+    assert base["mt"]["target_lang"] == "nl", "the base is not changed"

@@ -80,23 +80,14 @@ def test_every_target_language_is_checked_before_the_model_and_any_run(tmp_path,
 
 def test_a_dry_run_shows_every_languages_plan_and_jobs(tiny_m2m100, tmp_path, monkeypatch, capfd):
     """``-n`` with nl and de: one plan per language (de through the English-side adaptation
-    of the demo config, a stand-in here for natcomp.mt.config's, with what it leaves out),
+    of the demo config, natcomp.mt.config.english_side_only, with what it leaves out),
     Snakemake's jobs for each, and no run folder."""
     from natcomp import cli
-    from natcomp.mt import config, languages_compare
+    from natcomp.mt import config
 
-    def english_side_only(mt):  # what this branch's config checks accept (no empty bleu.splits yet)
-        return {**mt, "train": {**mt["train"], "enabled": False}}
-
-    def missing_at_demo_scale(mt):
-        return ["BLEU (no references in this language at demo scale)"]
-
-    if not hasattr(config, "english_side_only"):  # the config checks' part of issue 44, merged separately
-        monkeypatch.setattr(config, "english_side_only", english_side_only, raising=False)
-        monkeypatch.setattr(config, "missing_at_demo_scale", missing_at_demo_scale, raising=False)
     seen = []
-    adapt = languages_compare.adapt_to_language
-    monkeypatch.setattr(languages_compare, "adapt_to_language", lambda mt: seen.append(mt["target_lang"]) or adapt(mt))
+    adapt = config.english_side_only
+    monkeypatch.setattr(config, "english_side_only", lambda mt: seen.append(mt["target_lang"]) or adapt(mt))
     monkeypatch.chdir(tmp_path)
     run = tmp_path / "runs" / "tiny-m2m"
     status = cli.main(["mt", "evaluate", "--model", str(tiny_m2m100), "--target-lang", "nl", "de", "-n"])
@@ -132,10 +123,6 @@ def test_a_tiny_m2m100_at_demo_scale_in_dutch_and_german_end_to_end(tiny_m2m100,
     """The whole command into nl and de (about 2 minutes on 2 cores): a run folder per
     language, each with its profile naming its target language, and the per-language
     tables: systematicity valued in both, BLEU empty in German with the reason."""
-    from natcomp.mt import config
-
-    if not hasattr(config, "english_side_only"):
-        pytest.skip("needs natcomp.mt.config.english_side_only (the config checks' part of issue 44)")
     run = tmp_path / "runs" / "tiny-m2m"
     start = time.perf_counter()
     result = natcomp(

@@ -160,6 +160,9 @@ def english_side_only(mt: Mapping) -> dict:
     import copy
 
     adapted = copy.deepcopy(dict(mt))
+    # the demo releases' names are the demo corpus's pair (eng-nld), which no job reads here
+    adapted.pop("tatoeba_pair", None)
+    adapted.pop("flores_langs", None)
     adapted["train"] = {**adapted.get("train", {}), "enabled": False}
     adapted["bleu"] = {**adapted.get("bleu", {}), "splits": []}
     tests = adapted.setdefault("tests", {})

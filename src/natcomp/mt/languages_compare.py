@@ -25,7 +25,6 @@ import pandas as pd
 from natcomp.errors import OptionError
 
 __all__ = [
-    "DEMO_CORPUS_LANGUAGE",
     "KEYWORDS_ROW",
     "LANGUAGES_FOLDER",
     "MEASURES",
@@ -37,8 +36,6 @@ __all__ = [
     "write_language_tables",
 ]
 
-#: the target language of the demo's English-Dutch corpus: a demo run into it needs no adaptation
-DEMO_CORPUS_LANGUAGE = "nl"
 #: the folder of the per-language tables, in the run folder of all the languages
 LANGUAGES_FOLDER = "languages"
 #: the ``data_type`` of the overgeneralisation table's last row: whose keyword lists each language used
@@ -102,26 +99,20 @@ def target_languages():
     return TargetLanguages(check=language_labels, configure=language_base, write_tables=write_language_tables)
 
 
-def adapt_to_language(mt: Mapping) -> tuple[dict, list[str]]:
-    """A demo-scale ``mt`` section whose target language the demo corpus lacks, adapted to
-    the English side of the demo data (``natcomp.mt.config.english_side_only``), and what
-    that leaves out, each in words (``natcomp.mt.config.missing_at_demo_scale``)."""
+def language_base(base: Mapping, code: str) -> tuple[dict, list[str]]:
+    """``base`` with ``mt.target_lang: code`` and what the run leaves out (empty when
+    nothing): a run on the demo corpus into a language it lacks reads only its English side
+    (:func:`natcomp.mt.config.english_side_only`, described by
+    :func:`natcomp.mt.config.missing_at_demo_scale`)."""
     from natcomp.mt import config
 
-    return dict(config.english_side_only(mt)), list(config.missing_at_demo_scale(mt))
-
-
-def language_base(base: Mapping, code: str, scale: str) -> tuple[dict, list[str]]:
-    """``base`` with ``mt.target_lang: code`` (adapted by :func:`adapt_to_language` at demo
-    scale when ``code`` is not the demo corpus's target language) and what the run leaves
-    out (empty when nothing)."""
     mt = base.get("mt")
     if not isinstance(mt, Mapping):
         return dict(base), []  # profile_config names the missing section
     mt = {**mt, "target_lang": code}
-    left_out: list[str] = []
-    if scale == "demo" and code != DEMO_CORPUS_LANGUAGE:
-        mt, left_out = adapt_to_language(mt)
+    left_out = config.missing_at_demo_scale(mt)
+    if left_out:
+        mt = config.english_side_only(mt)
     return {**base, "mt": mt}, left_out
 
 

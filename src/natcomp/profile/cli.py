@@ -238,7 +238,7 @@ def plan_run(
         if target_languages is None:
             raise OptionError("--target-lang", "needs the MT family's languages (natcomp.mt.languages_compare)")
         (language,) = target_languages.check([target_lang])
-        base, left_out = target_languages.configure(base, target_lang, runconfig.scale_of(base, base_path))
+        base, left_out = target_languages.configure(base, target_lang)
     # an empty --name is refused, never replaced by the model's
     given = name is not None
     name = runconfig.check_name(runconfig.system_name(model) if name is None else name)

@@ -65,12 +65,12 @@ class TargetLanguages:
     family).
 
     ``check(codes)``: each code's label (``German (de)``), every code checked first (one
-    line naming ``--target-lang``); ``configure(base, code, scale)``: the base config of
+    line naming ``--target-lang``); ``configure(base, code)``: the base config of
     the language's run and what it leaves out, in words; ``write_tables(runs, system,
     folder, scale=...)``: the per-language tables of the finished runs (code -> run folder)."""
 
     check: Callable[[Sequence[str]], list[str]]
-    configure: Callable[[Mapping, str, str], tuple[dict, list[str]]]
+    configure: Callable[[Mapping, str], tuple[dict, list[str]]]
     write_tables: Callable[..., list[Path]]
 
 
