@@ -326,3 +326,11 @@ def test_bleu_table_without_trained_models_has_no_mean_rows(tmp_path):
     table = gather_bleu(paths, tmp_path / "bleu.tsv", systems=["opus-mt-en-nl"])
     assert table["kind"].tolist() == ["model"] and list(table.columns) == BLEU_TABLE_COLUMNS
     assert table["bleu_sacrebleu"].dtype == float and table["bleu_sacrebleu_sd"].dtype == float
+
+
+def test_a_run_without_references_has_a_bleu_table_of_its_header_alone(tmp_path):
+    from natcomp.mt.bleu import BLEU_TABLE_COLUMNS, gather_bleu
+
+    table = gather_bleu([], tmp_path / "bleu.tsv")
+    assert table.empty
+    assert (tmp_path / "bleu.tsv").read_text(encoding="utf-8").splitlines() == ["\t".join(BLEU_TABLE_COLUMNS)]

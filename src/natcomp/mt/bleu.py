@@ -206,7 +206,12 @@ def gather_bleu(
     size, seed and split stands beside ``bleu_tokenised`` as ``paper_bleu_tokenised``, and
     section 3.1's devtest mean and sd of a size beside that size's devtest mean row as
     ``paper_bleu_sacrebleu`` and ``paper_bleu_sacrebleu_sd`` (no such column when no row
-    is in the paper)."""
+    is in the paper). No files (``mt.bleu.splits: []``, a run without references) give
+    the table's header alone."""
+    if not paths:
+        table = pd.DataFrame(columns=BLEU_TABLE_COLUMNS)
+        write_tsv(output, table)
+        return table
     models = pd.concat([read_tsv(p, BLEU_COLUMNS) for p in paths], ignore_index=True)
     models = models.astype(dict.fromkeys(SCORE_COLUMNS, float)).assign(
         seed=nullable_integers(models["seed"]),

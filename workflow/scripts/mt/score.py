@@ -1,11 +1,18 @@
 from natcomp.mt.lexicon import load_idioms
+from natcomp.mt.registry import get_test
 from natcomp.mt.scoring import probe_synonym_candidates, score_test_files, write_labels
 from natcomp.mt.synonym_probes import scoring_synonyms
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     inputs, params = snakemake.input, snakemake.params
-    synonyms = scoring_synonyms(inputs.synonyms, inputs.get("synonym_candidates"), params.target_lang)
+    # substitutivity alone reads the synonym pairs (beyond Dutch only with the probes' lists)
+    substitutivity = get_test(snakemake.wildcards.test).entry == "pair"
+    synonyms = (
+        scoring_synonyms(inputs.synonyms, inputs.get("synonym_candidates"), params.target_lang)
+        if substitutivity
+        else None
+    )
     labels = score_test_files(
         {data_type: inputs[data_type] for data_type in params.data_types},
         params.translations,
@@ -13,7 +20,7 @@ with logged(snakemake.log[0]) as log:
         model=params.model,
         synonyms=synonyms,
         # beyond Dutch the probes' lists alone: a pair's nl_candidates start with the Dutch gold word
-        synonym_candidates=None if params.target_lang == "nl" else probe_synonym_candidates(synonyms),
+        synonym_candidates=None if params.target_lang == "nl" or not synonyms else probe_synonym_candidates(synonyms),
         idioms=load_idioms(inputs.idioms),
         keyword_matching=params.keyword_matching,
         paraphrase_references_only=params.paraphrase_only,
