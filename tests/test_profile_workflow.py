@@ -436,6 +436,27 @@ def test_errors_before_any_job_are_one_line(models, tmp_path):
     assert "natcomp: error: --model: " in remote.stderr
     mt_on_encoder = natcomp("mt", "evaluate", "--model", str(models["encoder"]), cwd=tmp_path)
     assert mt_on_encoder.returncode == 2 and "does not fit mt" in mt_on_encoder.stderr
+    # issue 45: a translation family named for a causal LM was ignored (it translated by prompting)
+    marian_llm = natcomp("mt", "evaluate", "--model", str(models["llama"]), "--family", "marian", "-n", cwd=tmp_path)
+    assert marian_llm.returncode == 2, marian_llm.stderr
+    assert len(marian_llm.stderr.strip().splitlines()) == 1, marian_llm.stderr
+    assert marian_llm.stderr.startswith("natcomp: error: --family: marian is a translation model's family; "), (
+        marian_llm.stderr
+    )
+    # issue 45: a config error was found by Snakemake, after the plan and its banner
+    bad = tmp_path / "bad.yaml"
+    base = (REPO / "config" / "config.yaml").read_text(encoding="utf-8")
+    bad.write_text(base.replace("\nplane:\n", "\nplane:\n  seeds_typo: 1\n", 1), encoding="utf-8")
+    config = natcomp("evaluate", "--model", str(models["encoder"]), "--configfile", str(bad), "-n", cwd=tmp_path)
+    assert config.returncode == 2 and len(config.stderr.strip().splitlines()) == 1, config.stderr
+    assert config.stderr.startswith(f"natcomp: error: {bad}: plane.seeds_typo: unknown key"), config.stderr
+    # issue 45: a run folder that is a file, or where nothing can be written, was promised in the plan
+    existing = tmp_path / "a-file"
+    existing.write_text("x\n", encoding="utf-8")
+    for folder, message in ((existing, "already exists as a file"), (Path("/proc/natcomp-run"), "cannot be written")):
+        run = natcomp("evaluate", "--model", str(models["encoder"]), "--directory", str(folder), "-n", cwd=tmp_path)
+        assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1, run.stderr
+        assert run.stderr.startswith(f"natcomp: error: {folder}: {message}"), run.stderr
     assert not (tmp_path / "runs").exists(), "no run folder before the checks pass"
 
 

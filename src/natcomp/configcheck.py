@@ -174,6 +174,23 @@ def check_config(config: Mapping, schema: Mapping, prefix: str = "") -> None:
         raise ConfigError(_join(prefix, key), message)
 
 
+def check_sections(config: dict, config_dir: str | Path, families: Iterable[str]) -> None:
+    """The workflow's first config check (``workflow/rules/common.smk``), also run by
+    ``natcomp evaluate`` on its run's config before the plan is printed: the top level and
+    each family section present against their schemas (``config/schema.yaml``,
+    ``config/schema/<family>.yaml``), text values of ``--config`` read as the schema's type
+    first. Raises :class:`ConfigError` naming the first bad key."""
+    config_dir = Path(config_dir)
+    top = load_schema(config_dir / "schema.yaml")
+    read_typed_strings(config, top)
+    check_config(config, top)
+    for family in families:
+        if family in config:
+            schema = load_schema(config_dir / "schema" / f"{family}.yaml")
+            read_typed_strings(config[family], schema)
+            check_config(config[family], schema, family)
+
+
 def describe(error: ValidationError) -> tuple[str, str]:
     """(dotted key, one-line message) of a jsonschema error."""
     key = ".".join(str(part) for part in error.absolute_path)

@@ -137,3 +137,33 @@ def test_the_release_agrees_with_the_first_hypernym_reading(released_files, wn):
         for reading in ("first", "all")
     }
     assert found["first"] == found["all"] and found["first"] / len(chains) >= 0.99
+
+
+@pytest.mark.parametrize(
+    ("name", "cut", "expected"),
+    [
+        (
+            "OoD_OOV_test_1.tsv",
+            lambda lines: lines[:2] + lines[3:],  # one inference type of the first adjective removed
+            "line 2: noun 'load', hypernym 'weight': adjective 'weekly' has the inference types IT1, IT3; "
+            "expected IT1, IT2, IT3",
+        ),
+        (
+            "One_IT_IT3_OoV_test_1.tsv",
+            lambda lines: lines[:1000],  # the file stops inside a draw
+            "line 938: chain diagnosis > designation > determination > discovery: 4 I + 7 S + 0 O adjectives; "
+            "expected a multiple of 1 I + 2 S + 1 O",
+        ),
+    ],
+)
+def test_an_incomplete_released_split_names_the_file_line_and_unit_in_words(
+    shared_plane, tmp_path, capsys, name, cut, expected
+):
+    """Issue 45: check-released named a Python tuple and dict (('load', 'weight'): ...) and no file or line."""
+    from natcomp.cli import main
+
+    lines = (shared_plane / name).read_text(encoding="utf-8").splitlines(keepends=True)
+    broken = tmp_path / name
+    broken.write_text("".join(cut(lines)), encoding="utf-8")
+    assert main(["plane", "check-released", str(broken)]) == 2
+    assert capsys.readouterr().err.splitlines() == [f"natcomp: error: {broken}, {expected}"]

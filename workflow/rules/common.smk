@@ -14,7 +14,7 @@ _SRC = str(Path(workflow.basedir) / "src")
 if _SRC not in sys.path:
     sys.path.insert(0, _SRC)
 
-from natcomp.configcheck import check_config, load_schema, read_typed_strings
+from natcomp.configcheck import check_sections
 from natcomp.download import download_entry
 from natcomp.errors import ConfigError
 from natcomp.finetuning import family_setting
@@ -38,15 +38,10 @@ def stop_on_config_error(check, *args, **kwargs):
 # the defaults. The top-level schema knows the families; each section has a schema of its
 # own (a $ref would not fill in the section's defaults). Nested --config values arrive as
 # text (--config plane='{enabled: false}'): read_typed_strings gives them the schema's type.
-_top_schema = load_schema(CONFIG_DIR / "schema.yaml")
-read_typed_strings(config, _top_schema)
-stop_on_config_error(check_config, config, _top_schema)
+stop_on_config_error(check_sections, config, CONFIG_DIR, FAMILIES)
 validate(config, schema="../../config/schema.yaml", set_default=True)
 for _family in FAMILIES:
     if _family in config:
-        _schema = load_schema(CONFIG_DIR / "schema" / f"{_family}.yaml")
-        read_typed_strings(config[_family], _schema)
-        stop_on_config_error(check_config, config[_family], _schema, _family)
         validate(config[_family], schema=f"../../config/schema/{_family}.yaml")
 
 # The GPUs, host memory and time of every job that runs a model, from the model's config,

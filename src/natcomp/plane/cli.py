@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from natcomp.cliargs import int_range, json_object, seed_int
-from natcomp.errors import OptionError
+from natcomp.errors import InputError, OptionError
 
 
 #: the most hypernym steps an option may ask for: WordNet 3.0's noun hierarchy is 20 levels
@@ -153,13 +153,18 @@ def _cmd_split(args) -> int:
 
 def _cmd_check_released(args) -> int:
     from natcomp.plane.released import label_disagreements, read_released
-    from natcomp.plane.splits import check_blocks
+    from natcomp.plane.splits import SplitLeak, check_blocks
 
     for path in args.files:
         items = read_released(path)
         layout = items.attrs["layout"]
         wrong = label_disagreements(items)
-        draws = check_blocks(items, layout)
+        try:
+            draws = check_blocks(items, layout)
+        except SplitLeak as leak:
+            # the file and the line where the unit starts (a TSV's header is line 1; a pickle has no lines)
+            line = leak.row + 2 if leak.row is not None and path.suffix == ".tsv" else None
+            raise InputError(path, str(leak), line) from None
         print(f"{path}\t{layout}\t{len(items)} rows\t{len(items) - len(wrong)} agree with Table 1\t{draws} draws")
     if args.train:
         if len(args.files) != 1:

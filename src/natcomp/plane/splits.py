@@ -44,7 +44,12 @@ KINDS = ("good", "one_it", "in_distribution")
 
 
 class SplitLeak(NatcompError):
-    """A split breaks its own disjointness or balance rules."""
+    """A split breaks its own disjointness or balance rules; ``row`` is the 0-based row of
+    the items where the first offending unit starts, when known."""
+
+    def __init__(self, message: str, row: int | None = None):
+        super().__init__(message)
+        self.row = row
 
 
 @dataclasses.dataclass(frozen=True)
@@ -377,17 +382,31 @@ def released_draws(items: pd.DataFrame, layout: str) -> pd.DataFrame:
     from each adjective's rows (an adjective's 6 One-IT pairs start with (N, h1), (N, h2), (N, h3)).
     """
     units = []
+    positions = pd.Series(range(len(items)), index=items.index)
     if layout == "ood":
         for (noun, hyp, adj), group in items.groupby(["noun", "hyp", "adj"], sort=True):
-            units.append(((noun, hyp), adj, group["class"].iloc[0], tuple(sorted(group["it"]))))
+            first = int(positions[group.index].min())
+            units.append(((noun, hyp), adj, group["class"].iloc[0], tuple(sorted(group["it"])), first))
     else:
         for adj, group in items.groupby("adj", sort=True):
             rows = list(zip(group["noun"], group["hyp"]))
             for start in range(0, len(rows), 6):
                 run = rows[start : start + 6]
                 chain = (run[0][0], *(h for _, h in run[:3]))
-                units.append((chain, adj, group["class"].iloc[0], tuple(run)))
-    return pd.DataFrame(units, columns=["key", "adj", "class", "rows"])
+                first = int(positions[group.index[start : start + 6]].min())
+                units.append((chain, adj, group["class"].iloc[0], tuple(run), first))
+    return pd.DataFrame(units, columns=["key", "adj", "class", "rows", "first_row"])
+
+
+def _unit_name(key: tuple, layout: str) -> str:
+    """A draw unit's key in words: ``noun 'dog', hypernym 'canine'`` or ``chain dog > canine > ...``."""
+    if layout == "ood":
+        return f"noun {key[0]!r}, hypernym {key[1]!r}"
+    return "chain " + " > ".join(map(str, key))
+
+
+def _per_class(counts: Mapping[str, int]) -> str:
+    return " + ".join(f"{counts.get(c, 0)} {c}" for c in CLASSES)
 
 
 def check_blocks(items: pd.DataFrame, layout: str) -> int:
@@ -402,17 +421,26 @@ def check_blocks(items: pd.DataFrame, layout: str) -> int:
     units = released_draws(items, layout)
     draws = 0
     for key, group in units.groupby("key", sort=True):
+        where, first = _unit_name(key, layout), int(group["first_row"].min())
         counts = group["class"].value_counts().to_dict()
         k = counts.get("I", 0) // need["I"]
         if k == 0 or any(counts.get(c, 0) != k * need[c] for c in CLASSES):
-            raise SplitLeak(f"{key}: adjectives per class {counts}; expected a multiple of {need}")
-        for rows in group["rows"]:
+            raise SplitLeak(
+                f"{where}: {_per_class(counts)} adjectives; expected a multiple of {_per_class(need)}", first
+            )
+        for adj, rows, row in zip(group["adj"], group["rows"], group["first_row"]):
             if layout == "ood" and rows != ("IT1", "IT2", "IT3"):
-                raise SplitLeak(f"{key}: an adjective has the inference types {rows}; expected IT1, IT2, IT3")
+                have = ", ".join(rows)
+                raise SplitLeak(
+                    f"{where}: adjective {adj!r} has the inference types {have}; expected IT1, IT2, IT3", row
+                )
             if layout == "one_it":
                 chain = key
                 expected = tuple((chain[i], chain[j]) for i in range(4) for j in range(i + 1, 4))
                 if tuple(sorted(rows)) != tuple(sorted(expected)):
-                    raise SplitLeak(f"{key}: an adjective's pairs {rows} are not the 6 ordered chain pairs")
+                    pairs = ", ".join(f"{a} > {b}" for a, b in rows)
+                    raise SplitLeak(
+                        f"{where}: adjective {adj!r} has the pairs {pairs}; expected the 6 ordered chain pairs", row
+                    )
         draws += k
     return draws

@@ -19,6 +19,7 @@
 from __future__ import annotations
 
 import argparse
+import copy
 import os
 import sys
 import tempfile
@@ -176,6 +177,19 @@ def _target_languages(args: argparse.Namespace):
     return hooks() if args.target_lang and hooks is not None else None
 
 
+def check_base(base: dict, path: Path) -> None:
+    """The base config against the workflow's schemas (what Snakemake's first check would
+    find, after the plan and its banner), as one line naming the file and the key."""
+    from natcomp.configcheck import check_sections
+    from natcomp.profile import runconfig
+    from natcomp.profile.fit import FAMILIES
+
+    try:
+        check_sections(copy.deepcopy(base), runconfig.workflow_root() / "config", FAMILIES)
+    except ConfigError as error:
+        raise InputError(path, f"{error.key}: {error.message}") from None
+
+
 def read_base(path: Path) -> dict:
     from natcomp.files import read_yaml
 
@@ -232,6 +246,7 @@ def plan_run(
 
     base_path = configfile or runconfig.workflow_root() / "config" / "config.yaml"
     base = read_base(base_path)
+    check_base(base, base_path)
     left_out: list[str] = []
     language = None
     if target_lang is not None:
@@ -273,6 +288,9 @@ def plan_run(
             base = {**base, "plane": plane}
     if kinds.causal and "mt" in chosen:
         # a causal LM is an MT system of family causal: it translates by prompting
+        given = (mt_system or {}).get("family") or "auto"
+        if given not in ("auto", "causal"):
+            raise ConfigError("--family", f"{given} is a translation model's family; {model} is {kinds.describe()}")
         mt_system = {**(mt_system or {}), "family": "causal"}
     if dtype is not None:
         base = {**base, "dtype": check_dtype_name(dtype, "--dtype")}
@@ -361,6 +379,10 @@ def evaluate_model(
     prog = f"{PROG} {command}"
     if cores < 1:  # the command line's --cores is checked by argparse; this is the library call
         raise OptionError("--cores", f"expected an integer at least 1, not {cores}")
+    if directory is not None:  # a run folder that is a file or cannot be written: one line, before the plan
+        from natcomp.files import check_output_folder
+
+        check_output_folder(directory)
     options = dict(
         name=name,
         families=families,
