@@ -495,3 +495,26 @@ def test_every_numeric_option_has_a_range_and_refuses_what_is_outside_it(words, 
         err = capsys.readouterr().err
         assert status == 2, (option, value, err)
         assert err.splitlines() == [err.strip()] and err.startswith(f"natcomp: error: {option}: expected "), err
+
+
+def test_a_profile_cell_that_is_not_a_number_is_named_not_left_blank(tmp_path, capsys):
+    """Issue 45: a profile value 'abc' became a blank cell of compare.tsv."""
+    from natcomp.profile.table import PROFILE_COLUMNS
+
+    def profile(model: str, value: str) -> Path:
+        row = dict.fromkeys(PROFILE_COLUMNS, "")
+        row.update(model=model, family="mt", measure="systematicity consistency", setting="synthetic np_prime")
+        row.update(value=value, n="1", unit="%", scale="demo")
+        path = tmp_path / model / "profile.tsv"
+        path.parent.mkdir()
+        path.write_text("\t".join(PROFILE_COLUMNS) + "\n" + "\t".join(row.values()) + "\n", encoding="utf-8")
+        return path
+
+    good, bad = profile("a", "33.3333"), profile("b", "abc")
+    assert main(["compare", str(good), str(bad), "--output", str(tmp_path / "c.tsv")]) == 2
+    err = capsys.readouterr().err
+    assert err.splitlines() == [
+        f"natcomp: error: {bad}, line 2: value 'abc' is not a number; expected a number or nothing"
+    ]
+    assert not (tmp_path / "c.tsv").exists()
+    assert main(["compare", str(good), str(profile("c", "66.6667")), "--output", str(tmp_path / "c.tsv")]) == 0

@@ -627,9 +627,28 @@ def read_profile(path: str | Path) -> pd.DataFrame:
         raise InputError(path, "no profile here: run 'natcomp evaluate' for this run first")
     remedy = "re-run 'natcomp evaluate' with the same --model and --name (a finished run only writes its profile again)"
     frame = _read_current(path, PROFILE_COLUMNS, "the profile", remedy)
+    _check_numbers(frame, path)
     if frame["model"].nunique() > 1:
         raise InputError(path, "holds the profiles of several models; give one run's profile.tsv")
     return frame
+
+
+#: the profile columns that hold a number or nothing (an edited or damaged cell would
+#: otherwise become a blank cell of compare.tsv)
+NUMBER_COLUMNS = ("value", "sd", "n", "ci_low", "ci_high", "p_value", "baseline", "baseline2", "paper_value")
+
+
+def _check_numbers(frame: pd.DataFrame, path: Path) -> None:
+    """Refuse a cell of :data:`NUMBER_COLUMNS` that is neither empty nor a number, naming
+    the file, its line and the column."""
+    for column in NUMBER_COLUMNS:
+        text = frame[column].astype(str).str.strip()
+        bad = text.ne("") & pd.to_numeric(text.where(text.ne("")), errors="coerce").isna()
+        if bad.any():
+            row = int(bad.to_numpy().nonzero()[0][0])
+            raise InputError(
+                path, f"{column} {text.iloc[row]!r} is not a number; expected a number or nothing", row + 2
+            )
 
 
 #: a model's block in compare.tsv: (profile column, header suffix); numbers first, then words
