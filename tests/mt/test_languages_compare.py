@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from natcomp.errors import ConfigError, OptionError
@@ -184,3 +185,30 @@ def test_a_demo_run_into_a_language_the_demo_corpus_lacks_reads_its_english_side
     config, left_out = languages_compare.language_base(paper, "de")
     assert config["mt"] == {**paper["mt"], "target_lang": "de"} and left_out == [], "a corpus of the pair: nothing"
     assert base["mt"]["target_lang"] == "nl", "the base is not changed"
+
+
+def test_a_language_without_idiom_keywords_has_empty_overgeneralisation_cells_that_say_why(tmp_path, monkeypatch):
+    import dataclasses
+
+    from natcomp.mt import languages
+    from natcomp.mt.tables import no_keywords_table
+
+    dutch, german = make_run(tmp_path, "nl"), make_run(tmp_path, "de")
+    plain = languages.load_language("de")
+    real = languages.load_language
+    monkeypatch.setattr(
+        languages,
+        "load_language",
+        lambda code, key="mt.target_lang": (
+            dataclasses.replace(plain, idiom_keywords=None) if code == "de" else real(code)
+        ),
+    )
+    monkeypatch.setattr(languages, "target_language", languages.load_language)
+    no_keywords_table("de").to_csv(german / "results/tables/mt/overgeneralisation_peaks.tsv", sep="\t", index=False)
+    table = compare_languages({"nl": dutch, "de": german}, SYSTEM, configs={"nl": None, "de": None})[
+        "overgeneralisation"
+    ]
+    cake = table[table["idiom"] == "a piece of cake"].iloc[0]
+    assert cake["nl"] == pytest.approx(1 / 3) and pd.isna(cake["de"])
+    assert "de: overgeneralisation not scored: German has no idiom keyword list" in cake["note"]
+    assert table.iloc[-1][["nl", "de"]].tolist() == ["the paper's", "none"]
