@@ -146,11 +146,21 @@ def _check_outputs(args: argparse.Namespace) -> None:
     for dest, value in vars(args).items():
         if dest in output_dests:
             continue
-        for item in value if isinstance(value, (list, tuple)) else (value,):
-            if isinstance(item, Path) and item.resolve() in outputs:
+        for item in _paths(value):
+            if item.resolve() in outputs:
                 raise InputError(
                     item, f"is an input and the output of {outputs[item.resolve()]}; expected another output path"
                 )
+
+
+def _paths(value):
+    """The :class:`Path` values in an argument's value: a path, or a list of paths or of lists
+    (``pss score --pairs FILE LABEL``, repeatable)."""
+    if isinstance(value, Path):
+        yield value
+    elif isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _paths(item)
 
 
 def _option_name(dest: str) -> str:

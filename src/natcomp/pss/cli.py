@@ -51,10 +51,19 @@ def _cmd_clean(args: argparse.Namespace) -> int:
     return 0
 
 
-def _label(path: str, text: str) -> int:
+def _label(path: Path, text: str) -> int:
     if text not in ("0", "1"):
         raise InputError(path, f"label {text!r} given for its originals; expected 0 (negative) or 1 (positive)")
     return int(text)
+
+
+class _AppendPairsFile(argparse._AppendAction):
+    """``--pairs FILE LABEL``, repeatable: FILE as a :class:`Path`, so the command line's output
+    checks see it as an input (``--out`` on a pair file would overwrite it, issue 45)."""
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        path, label = values
+        super().__call__(parser, namespace, [Path(path), label], option_string)
 
 
 def _cmd_score(args: argparse.Namespace) -> int:
@@ -109,7 +118,7 @@ def add_subcommands(subparsers) -> None:
         "--pairs",
         required=True,
         nargs=2,
-        action="append",
+        action=_AppendPairsFile,
         metavar=("FILE", "LABEL"),
         help="a pair file and the label of its originals (0 negative, 1 positive); repeatable",
     )
