@@ -649,7 +649,7 @@ def _add_compare(subparsers) -> None:
     parser.add_argument(
         "--figure", type=Path, metavar="FILE.png", help="the figure (default: the table's name with .png)"
     )
-    parser.set_defaults(func=_cmd_compare)
+    parser.set_defaults(func=_cmd_compare, output_files=("output", "figure"))
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
