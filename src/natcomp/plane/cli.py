@@ -152,27 +152,38 @@ def _cmd_split(args) -> int:
 
 
 def _cmd_check_released(args) -> int:
-    from natcomp.plane.released import label_disagreements, read_released
-    from natcomp.plane.splits import SplitLeak, check_blocks
+    """Check every file (and the pair with ``--train``) before printing a line, so a bad file
+    stops the command with its one error line and nothing on stdout (issue 45)."""
+    from natcomp.plane.released import label_disagreements
 
+    if args.train and len(args.files) != 1:
+        raise OptionError("--train", f"expected exactly one test file beside it, not {len(args.files)}")
+    lines = []
     for path in args.files:
-        items = read_released(path)
-        layout = items.attrs["layout"]
-        wrong = label_disagreements(items)
-        try:
-            draws = check_blocks(items, layout)
-        except SplitLeak as leak:
-            # the file and the line where the unit starts (a TSV's header is line 1; a pickle has no lines)
-            line = leak.row + 2 if leak.row is not None and path.suffix == ".tsv" else None
-            raise InputError(path, str(leak), line) from None
-        print(f"{path}\t{layout}\t{len(items)} rows\t{len(items) - len(wrong)} agree with Table 1\t{draws} draws")
+        items, draws = _checked_released(path)
+        agree = len(items) - len(label_disagreements(items))
+        lines.append(f"{path}\t{items.attrs['layout']}\t{len(items)} rows\t{agree} agree with Table 1\t{draws} draws")
     if args.train:
-        if len(args.files) != 1:
-            print("--train needs exactly one test file", file=sys.stderr)
-            return 2
         # The pair as published: duplicate rows kept on both sides, as the workflow checks it.
         from natcomp.plane.pipeline import check_released_pair
 
-        check_released_pair(0, read_released(args.files[0]).attrs["layout"], args.files[0], args.train)
-        print(f"{args.train} / {args.files[0]}: disjoint and balanced")
+        train, _ = _checked_released(args.train)  # a broken draw of the train file names it
+        check_released_pair(0, train.attrs["layout"], args.files[0], args.train)
+        lines.append(f"{args.train} / {args.files[0]}: disjoint and balanced")
+    print("\n".join(lines))
     return 0
+
+
+def _checked_released(path: Path):
+    """A released file's items and its number of draws; a broken draw names the file and the line."""
+    from natcomp.plane.released import read_released
+    from natcomp.plane.splits import SplitLeak, check_blocks
+
+    items = read_released(path)
+    try:
+        draws = check_blocks(items, items.attrs["layout"])
+    except SplitLeak as leak:
+        # the file and the line where the unit starts (a TSV's header is line 1; a pickle has no lines)
+        line = leak.row + 2 if leak.row is not None and path.suffix == ".tsv" else None
+        raise InputError(path, str(leak), line) from None
+    return items, draws
