@@ -72,6 +72,11 @@ def load_embeddings(path: str | Path, n_trees: int) -> np.ndarray:
     naming the first row (1-based, the tree's position) that holds NaN or infinity, which
     would blank every TRE and the correlations.
     """
+    with open(path, "rb") as handle:
+        magic = handle.read(6)
+    if magic != b"\x93NUMPY":
+        # np.load would take it for a pickle and say so (issue 45)
+        raise InputError(path, "not a NumPy file (no .npy header); expected a .npy file [sentences, dim]")
     try:
         embeddings = np.load(path, allow_pickle=False)
     except (EOFError, ValueError) as error:
