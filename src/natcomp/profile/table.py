@@ -283,7 +283,12 @@ def _table(results: Path, family: str, name: str, required: Sequence[str]) -> pd
 def _read_current(path: Path, required: Sequence[str], what: str, remedy: str) -> pd.DataFrame:
     """``path`` read with its ``required`` columns; a file written before them is one line
     naming the missing columns and the ``remedy``."""
-    missing = [column for column in required if column not in read_header(path)]
+    header = read_header(path)
+    missing = [column for column in required if column not in header]
+    if missing and len(missing) == len(required):
+        # no column of it at all: another file, not an older one (issue 45)
+        found = repr(" | ".join(header)) if header else "nothing"
+        raise InputError(path, f"found the header {found}; expected {what}, with the columns {', '.join(required)}", 1)
     if missing:
         raise InputError(path, f"{what} predates the column(s) {', '.join(missing)}: {remedy}")
     return read_tsv(path, required)
