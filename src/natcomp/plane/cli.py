@@ -146,6 +146,9 @@ def _cmd_split(args) -> int:
         settings = splits.split_settings(args.kind, args.settings)
     except ValueError as error:
         raise OptionError("--settings", str(error)) from None
+    if not args.resource.is_dir():
+        found = "is a file" if args.resource.exists() else "not found"
+        raise InputError(args.resource, f"{found}; expected a resource folder written by 'natcomp plane resource'")
     n_train, n_test = write_split(args.resource, args.kind, args.seed, settings, args.train, args.test)
     print(f"{args.kind} split {args.seed}: {n_train} train, {n_test} test items")
     return 0
