@@ -361,6 +361,14 @@ CASES = [
         "/proc/natcomp-x",
         "cannot be written",
     ),
+    # an input file of another test, which the command would not read (issue 45: accepted in silence)
+    (
+        "mt-score-idioms-for-np-vp",
+        "mt score --test np_vp --items {d}/items.tsv --translations {d}/hyp.tsv --labels {o}/l.tsv --summary {o}/s.tsv "
+        "--idioms {d}/nope.tsv",
+        "--idioms apply to --test overgeneralisation only",
+        "",
+    ),
     # a config file with a YAML syntax error: its line and column (issue 45)
     (
         "evaluate-configfile-yaml-syntax",

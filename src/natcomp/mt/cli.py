@@ -320,12 +320,16 @@ def _cmd_score(args: argparse.Namespace) -> int:
             "--keyword-matching": args.keyword_matching is not None,
             "--substring-keywords": args.substring_keywords,
             "--paraphrase-references-only": args.paraphrase_references_only,
+            "--idioms": args.idioms is not None,
         },
         "s_conj": {
             "--s-conj-missing-conjunct": args.s_conj_missing_conjunct is not None,
             "--s-conj-split": args.s_conj_split is not None,
         },
-        "substitutivity": {"--synonym-candidates": args.synonym_candidates is not None},
+        "substitutivity": {
+            "--synonyms": args.synonyms is not None,
+            "--synonym-candidates": args.synonym_candidates is not None,
+        },
     }
     for test, options in options_of.items():
         given = [flag for flag, present in options.items() if present]
