@@ -20,7 +20,6 @@ and must exit 0.
 from __future__ import annotations
 
 import argparse
-import logging
 import os
 import shutil
 from pathlib import Path
@@ -28,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from natcomp.cli import build_parser, main
-from test_bad_inputs import make_inputs
+from test_bad_inputs import _quiet_natcomp_logger, make_inputs  # noqa: F401 (an autouse fixture)
 
 #: one valid command line per sub-command: {d} the inputs folder, {o} an empty output folder
 TEMPLATES = {
@@ -178,16 +177,6 @@ def inputs(tmp_path: Path, _resource: Path) -> Path:
     _add_inputs(d)
     shutil.copytree(_resource, d / "resource")
     return d
-
-
-@pytest.fixture(autouse=True)
-def _quiet_natcomp_logger():
-    """A command run before in this process may have set natcomp's logger to INFO."""
-    logger = logging.getLogger("natcomp")
-    level = logger.level
-    logger.setLevel(logging.WARNING)
-    yield
-    logger.setLevel(level)
 
 
 # ---------------------------------------------------------------------------------------
