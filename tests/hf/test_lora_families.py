@@ -16,7 +16,7 @@ from natcomp.finetuning import FineTuning
 
 TEXTS = [f"the {a} sees the {b} ." for a in ("poet", "king", "baker", "mayor") for b in ("farmer", "judge", "cook")]
 LORA = FineTuning(method="lora", rank=4, alpha=8, dropout=0.0, gradient_checkpointing=True)
-DESCRIBED = "LoRA r=4, alpha=8 on q,k,v,o, gradient checkpointing"
+DESCRIBED = "LoRA r=4, alpha=8 on q,k,v,o, lr 2e-4, gradient checkpointing"  # QLoRA's rate: none given
 
 
 @pytest.fixture(scope="module")

@@ -11,8 +11,10 @@ Gradient checkpointing, when on, is the backbone's (non-reentrant ``torch.utils.
 
 Precision (:mod:`natcomp.hf.precision`): full fine-tuning trains fp32 weights; LoRA keeps
 the frozen base in the dtype it was loaded in (:func:`natcomp.hf.precision.training_dtype`:
-bf16 for a bf16 checkpoint on a GPU with bf16, fp32 elsewhere) and the adapters and the
-head in fp32 (:func:`place_for_training`). peft is imported only when LoRA is applied.
+the checkpoint's half dtype on a GPU, fp32 on a CPU) and the adapters and the head in fp32
+(:func:`place_for_training`). A placed model (:func:`natcomp.hf.placement.is_placed`) is
+never moved; its heads go to the device of the states they read. peft is imported only when
+LoRA is applied.
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.finetuning import FineTuning
+from natcomp.hf.placement import is_placed, place_heads
 
 __all__ = [
     "AppliedFineTuning",
     "apply_fine_tuning",
     "backbone",
     "finish_training",
-    "is_placed",
     "place_for_training",
 ]
 
@@ -145,29 +147,23 @@ def apply_fine_tuning(
     return AppliedFineTuning(fine_tuning, description, trainable, total)
 
 
-def is_placed(model: torch.nn.Module) -> bool:
-    """Whether accelerate has placed ``model`` (or a model inside it) across devices
-    (``hf_device_map``): such a model is never moved with ``.to(device)``."""
-    return any(getattr(module, "hf_device_map", None) for module in model.modules())
-
-
 def place_for_training(model: torch.nn.Module, method: str, device: torch.device) -> torch.device:
     """Put ``model`` on ``device`` in its training dtypes; returns the device its inputs go
     to. ``full``: every weight in fp32 (master weights). ``lora``: the frozen weights stay
     in the dtype they were loaded in (:func:`natcomp.hf.precision.training_dtype`), the
-    trainable ones (adapters, head) in fp32. A model accelerate placed across devices
-    (:func:`is_placed`) stays where it is; its inputs go to its first parameter's device."""
-    placed = is_placed(model)
-    if method == "full":
-        model.to(dtype=torch.float32) if placed else model.to(device, dtype=torch.float32)
+    trainable ones (adapters, head) in fp32. A placed model (:func:`natcomp.hf.placement.is_placed`)
+    stays where accelerate put it, its weights cast in place, and its heads go to the device
+    of the states they read (:func:`natcomp.hf.placement.place_heads`), where its inputs go too."""
+    if is_placed(model):
+        device = place_heads(model)
+    elif method == "full":
+        model.to(device, dtype=torch.float32)
     else:
-        if not placed:
-            model.to(device)
-        for parameter in model.parameters():
-            if parameter.requires_grad and parameter.dtype != torch.float32:
-                parameter.data = parameter.data.float()
-    if placed:
-        return next(parameter.device for parameter in model.parameters())
+        model.to(device)
+    for parameter in model.parameters():
+        trained = method == "full" or parameter.requires_grad
+        if trained and parameter.dtype != torch.float32 and parameter.device.type != "meta":
+            parameter.data = parameter.data.float()
     return device
 
 
