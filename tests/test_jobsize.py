@@ -243,3 +243,17 @@ def test_the_memory_table_of_docs_hf_md_is_the_computed_one(configs):
     paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))
     table = jobsize.size_table(configs, run_config=paper)
     assert table in (REPO / "docs" / "hf.md").read_text(), f"docs/hf.md should hold:\n{table}"
+
+
+def test_a_lora_job_is_sized_in_the_dtype_it_loads_in_whatever_the_runs_dtype(configs):
+    """The run's dtype is inference's: LoRA loads an fp32 checkpoint's frozen base in fp32
+    (natcomp.model_description.weights_dtype, which natcomp.hf.precision.training_dtype calls
+    too), so its job is sized in fp32 under --dtype bf16 (before: in bf16, half the memory)."""
+    fp32 = {**configs["Llama-3.1-8B"], "dtype": "float32"}
+    plane = FamilyTraining(FineTuning(), batch_size=16, max_length=12)
+    size = jobsize.size_job("plane_finetune", fp32, jobsize.JobSettings(dtype="bf16"), fine_tuning=plane)
+    assert size.method == "lora" and size.dtype == "fp32"
+    adapters, activations = LORA["Llama-3.1-8B"], 192 * 32 * (24 * 4096 + 8 * 14336)
+    assert size.gpu_bytes == pytest.approx((PARAMETERS["Llama-3.1-8B"][0] * 4 + adapters * 16) * 1.25 + activations)
+    inference = jobsize.size_job("tre_embed", fp32, jobsize.JobSettings(dtype="bf16"))
+    assert inference.dtype == "bf16", "inference follows the run's dtype"
