@@ -284,12 +284,13 @@ def encode(
     """
     if pooling not in POOLINGS:
         raise ConfigError("pooling", f"'{pooling}' is not a pooling; expected one of {', '.join(POOLINGS)}")
-    layers = getattr(model.config, "num_hidden_layers", None)
+    text = model.config.get_text_config()  # a multimodal checkpoint's language model (Gemma 3)
+    layers = getattr(text, "num_hidden_layers", None)
     if layers is not None and not -(layers + 1) <= layer <= layers:
         raise ConfigError(
             "layer", f"{layer} is not a layer of this model; expected -{layers + 1} to {layers} (-1: the last)"
         )
-    width = model.config.hidden_size
+    width = text.hidden_size
 
     special_ids = list(getattr(tokenizer, "all_special_ids", []) or [])
 

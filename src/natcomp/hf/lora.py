@@ -63,6 +63,14 @@ def backbone(model: torch.nn.Module):
     return found[0][1].base_model
 
 
+def _language_model(base: torch.nn.Module) -> torch.nn.Module:
+    """The language model of a multimodal backbone (Gemma 3's ``language_model``), else the backbone."""
+    from transformers import PreTrainedModel
+
+    language = getattr(base, "language_model", None)
+    return language if isinstance(language, PreTrainedModel) else base
+
+
 @dataclass(frozen=True)
 class AppliedFineTuning:
     """What :func:`apply_fine_tuning` did: the method in words (``full``, ``LoRA r=16,
@@ -114,10 +122,12 @@ def apply_fine_tuning(
     if fine_tuning.method not in ("full", "lora"):
         raise ValueError(f"resolve the fine-tuning method first (FineTuning.resolved), not {fine_tuning.method!r}")
     base = backbone(model)
-    model_type = getattr(base.config, "model_type", None)
+    # a multimodal checkpoint (Gemma 3): LoRA adapts its language model, the vision tower stays frozen
+    language = _language_model(base)
+    model_type = getattr(language.config, "model_type", None)
     if fine_tuning.method == "lora":
         targets = list(dict.fromkeys(fine_tuning.modules(str(model_type), key).values()))
-        _inject_lora(base, fine_tuning, targets, key)
+        _inject_lora(language, fine_tuning, targets, key)
         adapted = {name for name, _ in base.named_parameters() if "lora_" in name}
         for name, parameter in base.named_parameters():
             parameter.requires_grad_(name in adapted)
@@ -126,14 +136,14 @@ def apply_fine_tuning(
             if id(parameter) not in inside:
                 parameter.requires_grad_(True)  # the head: trained in full
     if fine_tuning.gradient_checkpointing is True:
-        if not getattr(base, "supports_gradient_checkpointing", False):
+        if not getattr(language, "supports_gradient_checkpointing", False):
             raise ConfigError(
                 f"{key}.gradient_checkpointing",
-                f"{type(base).__name__} cannot checkpoint its activations; expected false for this model",
+                f"{type(language).__name__} cannot checkpoint its activations; expected false for this model",
             )
-        base.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
-        if getattr(base.config, "use_cache", None):
-            base.config.use_cache = False  # a key-value cache serves generation, not training
+        language.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
+        if getattr(language.config, "use_cache", None):
+            language.config.use_cache = False  # a key-value cache serves generation, not training
     trainable = sum(parameter.numel() for parameter in model.parameters() if parameter.requires_grad)
     total = sum(parameter.numel() for parameter in model.parameters())
     description = fine_tuning.describe(model_type)

@@ -220,7 +220,7 @@ def fine_tune_encoder(
     classes = max(int(max(labels)) + 1, 2)
     classifier = EncoderClassifier(
         encoder,
-        make_head(head_kind, encoder.config.hidden_size, classes),
+        make_head(head_kind, encoder.config.get_text_config().hidden_size, classes),
         pooling,
         normalize,
         layer,
