@@ -12,10 +12,11 @@ peak memory counters are reset before its model is built, so a step's peak holds
 1. PLANE fine-tuning step: LlamaForSequenceClassification (2 labels, the tokenizer's pad
    token) trained by natcomp.hf.fine_tune_classifier itself, 1 epoch on exactly one batch:
    config/paper.yaml's plane.finetune.training (batch 16, max_length 12, its fine_tuning
-   ``auto``, decided by the 8B config: LoRA r=16 on q,k,v,o with gradient checkpointing), the
-   frozen base in bf16 (hf.training_load_dtype), adapters and head in fp32, bf16 autocast:
-   the path PLANE's fine-tuning takes (natcomp.plane.finetune.fine_tune_and_test). The
-   texts are PLANE items, "A {adj} {noun} is a {hypernym}".
+   ``auto``, decided by the 8B config as the workflow decides it: LoRA r=16 on q,k,v,o at
+   2e-4, no gradient checkpointing), the frozen base in bf16 (hf.training_load_dtype),
+   adapters and head in fp32, bf16 autocast: the path PLANE's fine-tuning takes
+   (natcomp.plane.finetune.fine_tune_and_test). The texts are PLANE items, "A {adj} {noun}
+   is a {hypernym}".
 2. NonCompSST head step: the bare LlamaModel (AutoModel, as load_sentiment_head_classifier
    loads it) under the released MLP head on the last real token
    (natcomp.noncompsst.head.SentimentHeadClassifier, 7 classes), one step of
@@ -23,6 +24,12 @@ peak memory counters are reset before its model is built, so a step's peak holds
    above; natcomp.noncompsst.pipeline.fine_tune_settings, with select_best off since one
    step has no validation epoch to choose). The texts are demo sentences joined until each is
    cut at 128 tokens: the batch is the longest the paper's settings allow.
+
+Each training step is one update at the step's full learning rate: the warm-up is left out
+(warmup_ratio 0; the paper's NonCompSST warm-up of 20% would make the only step's rate 0),
+and the figures say that the adapters moved (LoRA's B starts at zero) and what natcomp's job
+size estimated for the step (natcomp.jobsize, the activations natcomp.model_description
+counts), beside the measured peak.
 3. Prompted MT generation: natcomp.hf.CausalGenerator on 256 prompts "English: {source}
    \\nDutch:" (causal_generation.py's demo_pairs and PROMPT) at batch 64, greedy, at most 48
    new tokens, bf16 (precision auto: the checkpoint's). The LlamaForCausalLM is saved to a
@@ -76,9 +83,10 @@ import transformers
 import yaml
 from causal_generation import PROMPT, STOP, WARM_UP, demo_pairs, timed_generate
 
-from natcomp import hf
-from natcomp.finetuning import family_key
+from natcomp import hf, jobsize
+from natcomp.finetuning import family_key, family_training
 from natcomp.hf.precision import TORCH_DTYPES
+from natcomp.model_description import ModelDescription, activation_bytes
 from natcomp.hf.tiny_architectures import REAL_SHAPES, real_shape_model
 from natcomp.noncompsst.head import SentimentHeadClassifier
 from natcomp.noncompsst.pipeline import fine_tune_settings as noncompsst_settings
@@ -183,15 +191,30 @@ def frozen_dtype(model) -> str:
     return names[next(parameter.dtype for parameter in model.parameters() if not parameter.requires_grad)]
 
 
+def estimated(folder: Path, rule: str, family: str, settings) -> dict:
+    """What natcomp's job size (natcomp.jobsize) asks for the step's job on 80 GB GPUs, and the
+    activations natcomp.model_description counts for its batch, in GB."""
+    described = ModelDescription.read(folder)
+    paper = yaml.safe_load(PAPER.read_text(encoding="utf-8"))
+    size = jobsize.size_job(rule, described, fine_tuning=family_training(paper, family))
+    tokens = settings.batch_size * settings.max_length
+    checkpointing = bool(settings.fine_tuning.gradient_checkpointing)
+    return {
+        "estimated_gpu_gb": size.gpu_bytes / GB,
+        "estimated_activations_gb": activation_bytes(described.config, tokens, checkpointing) / GB,
+    }
+
+
 def timed_step(step: str, family: str, model, tokenizer, texts, labels, settings, device: str, memory: Memory) -> dict:
     """One epoch of ``fine_tune_classifier`` on one batch (``settings`` of ``family``): its
-    time, peak memory, method and loss."""
+    time, peak memory, method and loss, and whether the update moved the adapters."""
     start = time.perf_counter()
     result = hf.fine_tune_classifier(
         model, tokenizer, texts, labels, settings=settings, fine_tuning_key=family_key(family)
     )
     sync(device == "cuda")
     seconds = time.perf_counter() - start
+    adapters = [parameter for name, parameter in model.named_parameters() if "lora_B" in name]
     return {
         "step": step,
         **memory.peak(),
@@ -204,6 +227,9 @@ def timed_step(step: str, family: str, model, tokenizer, texts, labels, settings
         "parameters": sum(parameter.numel() for parameter in model.parameters()),
         "trainable": trainable(model),
         "train_loss": result.history[0]["train_loss"],
+        "warmup_ratio": settings.warmup_ratio,
+        # LoRA's B starts at zero: a nonzero B after the one step is an update that happened
+        "adapters_moved": bool(adapters) and any(bool(parameter.detach().abs().sum() > 0) for parameter in adapters),
     }
 
 
@@ -211,7 +237,8 @@ def plane_step(folder: Path, config, tokenizer, device: str, memory: Memory) -> 
     """One PLANE fine-tuning step through fine_tune_classifier, as fine_tune_and_test runs it."""
     key = "plane.finetune.training"
     settings = hf.FineTuneSettings.from_config(paper_section("plane", "finetune", "training"), key)
-    settings = dataclasses.replace(settings, epochs=1, device=device).for_model(folder)
+    # one update at the full rate: no warm-up (plane's is 0 already)
+    settings = dataclasses.replace(settings, epochs=1, device=device, warmup_ratio=0.0).for_model(folder)
     dtype = hf.training_load_dtype(folder, settings.fine_tuning, hf.device(device))
     before = memory.reset()
     start = time.perf_counter()
@@ -224,13 +251,16 @@ def plane_step(folder: Path, config, tokenizer, device: str, memory: Memory) -> 
     tokens = hf.tokenize(tokenizer, texts, settings.max_length)["input_ids"].shape[1]
     figures = timed_step("PLANE fine-tuning step", "plane", model, tokenizer, texts, labels, settings, device, memory)
     del model
+    figures.update(estimated(folder, "plane_finetune", "plane", settings))
     return {**figures, "build_seconds": built, "tokens": tokens, "in_use_before_gb": before}
 
 
 def noncompsst_step(folder: Path, config, tokenizer, sentences: list[str], device: str, memory: Memory) -> dict:
     """One NonCompSST SST-7 step: the released head on the bare model's last real token."""
     settings = noncompsst_settings(paper_section("noncompsst", "training"), seed=1)
-    settings = dataclasses.replace(settings, epochs=1, device=device, select_best=False).for_model(folder)
+    # one update at the full rate: the paper's 20% warm-up of a one-step run is that step, at rate 0
+    settings = dataclasses.replace(settings, epochs=1, device=device, select_best=False, warmup_ratio=0.0)
+    settings = settings.for_model(folder)
     dtype = hf.training_load_dtype(folder, settings.fine_tuning, hf.device(device))
     # demo sentences joined until each text is cut at max_length: the longest batch there is
     texts, index = [], 0
@@ -252,6 +282,7 @@ def noncompsst_step(folder: Path, config, tokenizer, sentences: list[str], devic
         "NonCompSST head step", "noncompsst", model, tokenizer, texts, labels, settings, device, memory
     )
     figures.update(pooling=model.pooling, build_seconds=built, tokens=tokens, in_use_before_gb=before)
+    figures.update(estimated(folder, "noncompsst_train", "noncompsst", settings))
     del model, encoder
     return figures
 
@@ -374,6 +405,11 @@ def report(figures: dict) -> None:
         )
         rate = f"{step['items_per_second']:.1f} items/s"
         print(f"| {what} | {peak(step)} | {step['seconds']:.2f} | {rate} |")
+        print(
+            f"  {step['step']}: one update at the full learning rate (warm-up {step['warmup_ratio']:g}), adapters moved:"
+            f" {'yes' if step['adapters_moved'] else 'no'}; natcomp's estimate for the 8B config:"
+            f" {step['estimated_gpu_gb']:.1f} GB of GPU memory, {step['estimated_activations_gb']:.1f} GB of activations"
+        )
     what = (
         f"MT generation (natcomp CausalGenerator, {generation['parameters']:,} parameters, {generation['precision']};"
         f" {generation['prompts']} prompts, batch {generation['batch_size']}, greedy, at most"

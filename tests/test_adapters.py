@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from natcomp import adapters, jobsize
+from natcomp import adapters, jobsize, model_description
 from natcomp.adapters import check_base_found_anywhere, file_location, is_adapter, read_adapter
 from natcomp.errors import ConfigError
 
@@ -147,26 +147,27 @@ def test_a_broken_adapter_config_is_one_line(tmp_path):
 
 
 def test_the_base_gives_config_and_job_size_and_the_adapter_its_own_tokenizer(tmp_path):
-    """jobsize.model_config/model_file: an adapter's job is sized as its base's; its tokenizer
+    """model_config/model_file: an adapter's job is sized as its base's; its tokenizer
     files are its own where it saved a tokenizer, else its base's."""
     base = base_folder(tmp_path / "base")
     adapter = adapter_folder(tmp_path / "lora", str(base))
-    assert jobsize.model_config(adapter) == BASE_CONFIG
+    assert model_description.model_config(adapter) == BASE_CONFIG
     assert jobsize.job_size("pss_embed", adapter) == jobsize.job_size("pss_embed", base)
-    assert jobsize.model_file(adapter, "tokenizer_config.json") == base / "tokenizer_config.json"
+    assert model_description.model_file(adapter, "tokenizer_config.json") == base / "tokenizer_config.json"
     (adapter / "tokenizer_config.json").write_text("{}")
-    assert jobsize.model_file(adapter, "tokenizer_config.json") == adapter / "tokenizer_config.json"
+    assert model_description.model_file(adapter, "tokenizer_config.json") == adapter / "tokenizer_config.json"
     assert file_location(adapter, "config.json") == str(base.resolve())
     broken = adapter_folder(tmp_path / "broken", "owner/not-cached-model")
-    assert jobsize.model_config(broken) is None  # sized as a base-size model, refused by natcomp evaluate
+    assert model_description.model_config(broken) is None  # sized as a base-size model, refused by natcomp evaluate
 
 
 def test_reading_an_adapter_imports_neither_torch_nor_peft(tmp_path):
     base = base_folder(tmp_path / "base")
     adapter = adapter_folder(tmp_path / "lora", str(base))
     code = (
-        "import sys; from natcomp import adapters, jobsize; "
-        f"adapters.read_adapter({str(adapter)!r}); jobsize.model_config({str(adapter)!r}); "
+        "import sys; from natcomp import adapters, jobsize, model_description; "
+        f"adapters.read_adapter({str(adapter)!r}); model_description.model_config({str(adapter)!r}); "
+        f"jobsize.job_size('pss_embed', {str(adapter)!r}); "
         "print(sorted({'torch', 'peft', 'transformers'} & set(sys.modules)))"
     )
     result = subprocess.run(

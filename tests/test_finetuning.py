@@ -27,7 +27,8 @@ def test_the_full_fine_tuning_limit_is_half_a_gpu_at_16_bytes_per_parameter():
 def test_auto_is_full_up_to_the_limit_and_lora_above(parameters, gpu_memory_gb, method):
     resolved = FineTuning().resolved(parameters, gpu_memory_gb)
     assert resolved.method == method
-    assert resolved.gradient_checkpointing is (method == "lora")
+    assert resolved.gradient_checkpointing is False, "auto: only where the memory needs it"
+    assert FineTuning().resolved(parameters, gpu_memory_gb, needs_checkpointing=True).gradient_checkpointing is True
 
 
 def test_an_explicit_method_and_checkpointing_are_kept():
@@ -36,9 +37,9 @@ def test_an_explicit_method_and_checkpointing_are_kept():
     assert FineTuning(method="lora", gradient_checkpointing=False).resolved(100).gradient_checkpointing is False
 
 
-def test_the_description_names_rank_alpha_and_the_projections():
-    lora = FineTuning(method="lora").resolved(None)
-    assert lora.describe("llama") == "LoRA r=16, alpha=32 on q,k,v,o, gradient checkpointing"
+def test_the_description_names_rank_alpha_the_projections_and_the_learning_rate():
+    lora = FineTuning(method="lora").resolved(None, needs_checkpointing=True)
+    assert lora.describe("llama") == "LoRA r=16, alpha=32 on q,k,v,o, lr 2e-4, gradient checkpointing"
     assert FineTuning(method="lora", rank=8, alpha=16, gradient_checkpointing=False).describe("gpt2") == (
         "LoRA r=8, alpha=16 on qkv,o"
     )
@@ -68,6 +69,8 @@ def test_the_modules_of_an_architecture_and_an_unknown_one():
         ({"target_modules": []}, r"k.target_modules: \[\]; expected a non-empty list"),
         ({"gradient_checkpointing": "yes"}, r"k.gradient_checkpointing: 'yes'; expected true, false or auto"),
         ({"ranks": 4}, r"k.ranks: unknown fine-tuning setting"),
+        ({"learning_rate": 0}, r"k.learning_rate: 0; expected a number above 0, or null"),
+        ({"learning_rate": "2e-4"}, r"k.learning_rate: '2e-4'; expected a number above 0, or null"),
     ],
 )
 def test_bad_settings_are_one_line_naming_the_key(section, message):
@@ -87,52 +90,6 @@ def test_settings_round_trip_through_a_config_mapping():
     assert FineTuning.from_config(settings.as_config(), "k") == settings
     with pytest.raises(ConfigError, match=r"k: 'lora'; expected a mapping of fine-tuning settings"):
         FineTuning.from_config("lora", "k")
-
-
-LLAMA_8B = {
-    "model_type": "llama",
-    "hidden_size": 4096,
-    "num_hidden_layers": 32,
-    "num_attention_heads": 32,
-    "num_key_value_heads": 8,
-    "intermediate_size": 14336,
-    "vocab_size": 128256,
-    "tie_word_embeddings": False,
-}
-BERT_BASE = {"model_type": "bert", "hidden_size": 768, "num_hidden_layers": 12, "vocab_size": 30522}
-
-
-def test_a_model_is_resolved_by_the_parameters_its_config_gives():
-    assert FineTuning().for_model(LLAMA_8B).method == "lora"
-    assert FineTuning().for_model(BERT_BASE).method == "full"
-    assert FineTuning().for_model(None).method == "full", "unknown size: a base-size model"
-    assert FineTuning().for_model(LLAMA_8B, gpu_memory_gb=200).method == "lora", "8B x 16 B > 100 GB"
-    assert FineTuning().for_model(LLAMA_8B, gpu_memory_gb=300).method == "full"
-
-
-def test_each_familys_setting_is_read_from_its_section_and_resolved_with_the_runs_gpus():
-    from natcomp.finetuning import FAMILY_SECTIONS, family_fine_tuning, family_key
-
-    assert {family: family_key(family) for family in FAMILY_SECTIONS} == {
-        "noncompsst": "noncompsst.training.fine_tuning",
-        "plane": "plane.finetune.training.fine_tuning",
-        "pss": "pss.fine_tune.fine_tuning",
-    }
-    config = {
-        "gpus": {"memory_gb": 80},
-        "noncompsst": {"training": {"fine_tuning": {"rank": 8}}},
-        "plane": {"finetune": {"training": {"fine_tuning": {"method": "full"}}}},
-        "pss": {},
-    }
-    assert family_fine_tuning(config, "noncompsst", LLAMA_8B) == FineTuning(
-        method="lora", rank=8, gradient_checkpointing=True
-    )
-    assert family_fine_tuning(config, "plane", LLAMA_8B).method == "full"
-    assert family_fine_tuning(config, "pss", LLAMA_8B).method == "lora"  # no setting: auto
-    assert family_fine_tuning(config, "pss", BERT_BASE).method == "full"
-    assert family_fine_tuning({**config, "gpus": {"memory_gb": 300}}, "pss", LLAMA_8B).method == "full"
-    with pytest.raises(ConfigError, match=r"noncompsst.training.fine_tuning.method: 'qlora'"):
-        family_fine_tuning({"noncompsst": {"training": {"fine_tuning": {"method": "qlora"}}}}, "noncompsst", None)
 
 
 def test_fine_tune_settings_take_the_setting_as_a_mapping():

@@ -11,7 +11,8 @@ import yaml
 
 from natcomp.configcheck import check_config, load_schema
 from natcomp.errors import ConfigError
-from natcomp.finetuning import FAMILY_SECTIONS, FineTuning, family_fine_tuning, job_setting
+from natcomp.finetuning import FAMILY_SECTIONS, FineTuning
+from natcomp.model_description import job_setting
 
 REPO = Path(__file__).resolve().parents[1]
 SCHEMAS = REPO / "config" / "schema"
@@ -37,7 +38,7 @@ def test_both_configs_set_it_in_each_fine_tuning_family(name):
     config = _config(name)
     for family in FAMILY_SECTIONS:
         check_config(config[family], _schema(family), family)
-        assert family_fine_tuning(config, family, None) == FineTuning().resolved(None)
+        assert job_setting(config, family, None) == FineTuning().resolved(None).as_config()
 
 
 @pytest.mark.parametrize(
@@ -98,7 +99,15 @@ def test_a_job_gets_the_setting_decided_for_its_model(tmp_path):
     }
     (folder / "config.json").write_text(json.dumps(llama))
     setting = job_setting(config, "noncompsst", str(folder))
-    assert setting == {**FineTuning().as_config(), "method": "lora", "gradient_checkpointing": True}
+    # 7.5B parameters (tied embeddings): LoRA at QLoRA's 2e-4; a step of 32 x 128 tokens keeps
+    # 4096 x 32 x (24 x 4096 + 8 x 14336) = 27.9 GB of activations, which the 61 GB its 80 GB
+    # GPU has left beside 15 GB of weights hold: no checkpointing
+    assert setting == {
+        **FineTuning().as_config(),
+        "method": "lora",
+        "gradient_checkpointing": False,
+        "learning_rate": 2e-4,
+    }
     assert job_setting(config, "pss", str(tmp_path / "not-there"))["method"] == "full"
     (folder / "config.json").write_text(json.dumps({**llama, "model_type": "mamba"}))
     with pytest.raises(ConfigError, match=r"noncompsst.training.fine_tuning.target_modules: .*'mamba'"):

@@ -11,11 +11,14 @@ import yaml
 
 from natcomp import hf
 from natcomp.errors import InputError, OptionError
+from natcomp.model_description import ModelDescription
 from natcomp.profile import fit, runconfig
 from natcomp.profile.cli import plan_run
 
 REPO = Path(__file__).resolve().parents[1]
-LORA = "LoRA r=16, alpha=32 on q,k,v,o, gradient checkpointing"
+#: LoRA as an 8B model gets it: QLoRA's learning rate, and no checkpointing (an 80 GB GPU holds
+#: the activations of the families' steps beside its 16 GB of weights)
+LORA = "LoRA r=16, alpha=32 on q,k,v,o, lr 2e-4"
 LLAMA_8B = {
     "model_type": "llama",
     "architectures": ["LlamaForCausalLM"],
@@ -26,6 +29,13 @@ LLAMA_8B = {
     "intermediate_size": 14336,
     "vocab_size": 128256,
     "tie_word_embeddings": False,
+}
+BERT_BASE = {
+    "model_type": "bert",
+    "architectures": ["BertModel"],
+    "hidden_size": 768,
+    "num_hidden_layers": 12,
+    "vocab_size": 30522,
 }
 
 
@@ -47,7 +57,7 @@ def _base(name: str = "config.yaml") -> dict:
 
 def test_the_plan_names_each_fine_tuning_familys_method():
     kinds = fit.model_kinds(LLAMA_8B)
-    tuned = fit.fine_tuning_plan(_base(), fit.FAMILIES, LLAMA_8B)
+    tuned = ModelDescription("llama-8b", LLAMA_8B).for_run(_base(), fit.FAMILIES).fine_tuning_texts()
     assert tuned == {"noncompsst": LORA, "plane": LORA, "pss": LORA}, "8B parameters: auto is LoRA"
     runs = {(row.family, row.runs.split(";")[0]) for row in fit.plan(kinds, _base(), fine_tuning=tuned)}
     assert ("noncompsst", f"SST-7 fine-tuning, 2 seed(s), {LORA}, the released head on the last real token") in runs
@@ -56,8 +66,8 @@ def test_the_plan_names_each_fine_tuning_familys_method():
     assert plane.endswith(f"on the GOoD and One-IT splits (accuracy), {LORA}")
     pss = next(row.runs for row in rows if row.family == "pss")
     assert f"fine-tuned (FT, {LORA}), mean of the real tokens" in pss
-    bert = fit.model_kinds({"model_type": "bert", "architectures": ["BertModel"], "hidden_size": 768})
-    small = fit.fine_tuning_plan(_base("paper.yaml"), fit.FAMILIES, {"model_type": "bert", "hidden_size": 768})
+    bert = fit.model_kinds(BERT_BASE)
+    small = ModelDescription("bert", BERT_BASE).for_run(_base("paper.yaml"), fit.FAMILIES).fine_tuning_texts()
     assert small == {"noncompsst": "full", "plane": "full", "pss": "full"}
     text = fit.format_plan(fit.plan(bert, _base("paper.yaml"), fine_tuning=small))
     assert "SST-7 fine-tuning, 3 seed(s), full;" in text and "(accuracy), full" in text and "(FT, full)" in text
@@ -74,6 +84,7 @@ def test_the_profile_page_phrase():
 def test_fine_tuning_lora_sets_every_fine_tuning_family_and_is_planned_recorded_and_configured(tiny_llama):
     planned = plan_run(tiny_llama, fine_tuning="lora")
     assert planned.record["fine_tuning"] == {"noncompsst": LORA, "plane": LORA, "pss": LORA}
+    assert planned.record["parameters"] == ModelDescription.read(tiny_llama).parameters
     assert "LoRA: the frozen base in" not in planned.record["precision"], "the tiny Llama is an fp32 checkpoint"
     for family, path in (("noncompsst", ("training",)), ("plane", ("finetune", "training")), ("pss", ("fine_tune",))):
         section = planned.config[family]
@@ -140,3 +151,27 @@ def test_a_runs_record_puts_the_fine_tuning_line_on_its_page(tmp_path, monkeypat
     runconfig.write_config(record, tmp_path / runconfig.RUN_FILE, "the test")
     _, page = write_run_profile(tmp_path)
     assert f"Fine-tuning: {LORA} (PSS FT)." in page.read_text()
+
+
+def test_a_gemma_3_27b_config_is_planned_with_lora_on_one_gpu(real_shapes):
+    """A multimodal checkpoint keeps its sizes under text_config: the plan reads them there
+    (27.4B parameters with the vision tower), fine-tunes with LoRA at QLoRA's rate for its size
+    on one 80 GB GPU (69 GB with checkpointing; PLANE's short batches 73 GB without), and loads
+    the weights straight onto it (host memory: the rule's figure and one 5 GB shard); before,
+    it was a base-size model fine-tuned in full."""
+    planned = plan_run(str(real_shapes["Gemma-3-27B"]), configfile=REPO / "config" / "paper.yaml")
+    assert planned.jobs_table.startswith("the jobs that run the model (27.4B parameters), sized for GPUs of 80 GB")
+    sizes = {rule: job.size for job in planned.jobs for rule in job.rules}
+    assert {size.gpus for size in sizes.values()} == {1}
+    for rule in ("noncompsst_train", "plane_finetune", "pss_fine_tune"):
+        assert sizes[rule].method == "lora" and sizes[rule].fine_tuning.learning_rate == 1e-4, rule
+    assert 69e9 < sizes["noncompsst_train"].gpu_bytes == sizes["pss_fine_tune"].gpu_bytes < 70e9
+    assert 72e9 < sizes["plane_finetune"].gpu_bytes < 73e9
+    assert (sizes["tre_embed"].dtype, sizes["tre_embed"].mem_mb) == ("bf16", 4000 + 5000)
+    assert planned.record["fine_tuning"] == {
+        "noncompsst": "LoRA r=16, alpha=32 on q,k,v,o, lr 1e-4, gradient checkpointing",
+        "plane": "LoRA r=16, alpha=32 on q,k,v,o, lr 1e-4",
+        "pss": "LoRA r=16, alpha=32 on q,k,v,o, lr 1e-4, gradient checkpointing",
+    }
+    assert planned.record["parameters"] == 27_430_651_392
+    assert "fine-tuning: LoRA r=16, alpha=32 on q,k,v,o, lr 1e-4, gradient checkpointing" in planned.jobs_table

@@ -3,7 +3,9 @@ model: every weight (``full``) or LoRA adapters on the attention projections (``
 and which of the two ``auto`` means for a model of a given size (issue 43).
 
 Torch-free: Snakemake plans jobs and ``natcomp evaluate -n`` prints the plan with it, before
-torch or peft is imported. :mod:`natcomp.hf.lora` applies the settings to a model.
+torch or peft is imported. :mod:`natcomp.hf.lora` applies the settings to a model;
+:meth:`natcomp.model_description.ModelDescription.resolve` decides ``auto`` for a model from
+its config (this module knows no model: it imports neither that module nor :mod:`natcomp.jobsize`).
 
 *The memory arithmetic behind ``auto``* (docs/hf.md, "Large models"). Full fine-tuning with
 AdamW keeps fp32 master weights (4 bytes per parameter), their gradients (4) and the two
@@ -15,6 +17,12 @@ the CUDA context and the allocator's slack: 80 GB x 0.5 / 16 = 2.5 billion param
 parameter in bf16, the adapters and the head trained in fp32). The papers' own models
 (BERT-base, RoBERTa-large: 0.1-0.4 billion) stay far below, so their runs keep the papers'
 full fine-tuning.
+
+*LoRA's learning rate* (docs/hf.md, "LoRA fine-tuning"). The families' learning rates are
+full fine-tuning's (NonCompSST 5e-6, PLANE 5e-5, PSS 2e-5); LoRA's B matrix starts at zero,
+and at those rates the adapters barely move. ``learning_rate`` null takes QLoRA's rates
+(Dettmers et al. 2023, appendix B, Table 9): 2e-4 for models up to 13B parameters, 1e-4 for
+33B and 65B (:func:`lora_learning_rate`: 1e-4 above :data:`LORA_LARGE_PARAMETERS`).
 """
 
 from __future__ import annotations
@@ -33,12 +41,19 @@ __all__ = [
     "FULL_BYTES_PER_PARAMETER",
     "FULL_SHARE_OF_GPU",
     "GPU_MEMORY_GB",
+    "DEFAULT_BATCH_SIZE",
+    "DEFAULT_MAX_LENGTH",
+    "LORA_LARGE_PARAMETERS",
+    "LORA_LEARNING_RATES",
+    "FamilyTraining",
     "FineTuning",
-    "family_fine_tuning",
     "family_key",
+    "family_setting",
+    "family_training",
+    "format_rate",
     "full_fine_tuning_limit",
     "gpu_memory_gb",
-    "job_setting",
+    "lora_learning_rate",
 ]
 
 #: ``method`` values: ``auto`` (full up to :func:`full_fine_tuning_limit` parameters, LoRA above)
@@ -49,6 +64,14 @@ FULL_BYTES_PER_PARAMETER = 16
 FULL_SHARE_OF_GPU = 0.5
 #: the memory of one GPU, in GB (1e9 bytes), when the config names none (an A100 or H100 80 GB)
 GPU_MEMORY_GB = 80.0
+#: LoRA's learning rate when ``learning_rate`` is null: QLoRA's (Dettmers et al. 2023,
+#: appendix B, Table 9), 2e-4 for 7B and 13B models, 1e-4 for 33B and 65B
+LORA_LEARNING_RATES = {"up to 20B": 2e-4, "above 20B": 1e-4}
+#: the size above which LoRA takes QLoRA's rate of the larger models (between its 13B and 33B)
+LORA_LARGE_PARAMETERS = 20_000_000_000
+#: the batch and the tokens per text a family's training is sized for where its section names
+#: none (PSS's ``max_length`` null, the longest sentence, is counted as this many tokens)
+DEFAULT_BATCH_SIZE, DEFAULT_MAX_LENGTH = 32, 128
 
 #: The attention projections LoRA adapts by default, by Hugging Face ``model_type``: the
 #: abstract name (q, k, v, o, or qkv for a fused projection) -> the module-name suffix peft
@@ -85,6 +108,19 @@ def full_fine_tuning_limit(gpu_memory_gb: float = GPU_MEMORY_GB) -> int:
     return math.floor(gpu_memory_gb * 1e9 * FULL_SHARE_OF_GPU / FULL_BYTES_PER_PARAMETER)
 
 
+def lora_learning_rate(parameters: int | None) -> float:
+    """LoRA's learning rate for a model of ``parameters`` (None: unknown, the smaller
+    models' rate): :data:`LORA_LEARNING_RATES`."""
+    large = parameters is not None and parameters > LORA_LARGE_PARAMETERS
+    return LORA_LEARNING_RATES["above 20B" if large else "up to 20B"]
+
+
+def format_rate(rate: float) -> str:
+    """A learning rate as papers write it: ``2e-4``, ``1.5e-5``."""
+    mantissa, exponent = f"{rate:.2e}".split("e")
+    return f"{mantissa.rstrip('0').rstrip('.')}e{int(exponent)}"
+
+
 def _positive_int(value: object, key: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
         raise ConfigError(key, f"{value!r} is not a positive integer")
@@ -98,9 +134,11 @@ class FineTuning:
     ``rank`` (r), ``alpha`` (the scale is alpha / r) and ``dropout`` are peft's LoRA
     settings; ``target_modules`` None adapts the attention projections of the model's
     architecture (:data:`ATTENTION_MODULES`), or names module-name suffixes as peft takes
-    them. The classification head is always trained in full. ``gradient_checkpointing``
-    recomputes activations in the backward pass (less memory, about a third more time):
-    ``auto`` is on with LoRA (the large models) and off in full fine-tuning.
+    them. The classification head is always trained in full. ``learning_rate`` is LoRA's
+    (None: :func:`lora_learning_rate` of the model's size); full fine-tuning trains at the
+    family's own. ``gradient_checkpointing`` recomputes activations in the backward pass (less
+    memory, about a third more time): ``auto`` is on where the job's memory needs it
+    (:meth:`natcomp.model_description.ModelDescription.resolve`).
     """
 
     method: str = "auto"
@@ -109,6 +147,7 @@ class FineTuning:
     dropout: float = 0.05
     target_modules: tuple[str, ...] | None = None
     gradient_checkpointing: bool | str = "auto"
+    learning_rate: float | None = None
 
     @classmethod
     def from_config(cls, section: Mapping | None, key: str) -> FineTuning:
@@ -141,25 +180,29 @@ class FineTuning:
         checkpointing = section.get("gradient_checkpointing", "auto")
         if checkpointing not in (True, False, "auto"):
             raise ConfigError(f"{key}.gradient_checkpointing", f"{checkpointing!r}; expected true, false or auto")
+        rate = section.get("learning_rate")
+        if rate is not None and (isinstance(rate, bool) or not isinstance(rate, (int, float)) or not rate > 0):
+            raise ConfigError(f"{key}.learning_rate", f"{rate!r}; expected a number above 0, or null")
         return cls(**section)
 
-    def resolved(self, parameters: int | None, gpu_memory_gb: float = GPU_MEMORY_GB) -> FineTuning:
+    def resolved(
+        self, parameters: int | None, gpu_memory_gb: float = GPU_MEMORY_GB, *, needs_checkpointing: bool = False
+    ) -> FineTuning:
         """``auto`` decided for a model of ``parameters`` (None: unknown, taken as small:
-        full), and ``gradient_checkpointing`` ``auto`` decided by the method."""
+        full; :meth:`natcomp.model_description.ModelDescription.resolve` refuses that where a
+        model's config is there but gives no size), LoRA's learning rate filled in
+        (:func:`lora_learning_rate`), and ``gradient_checkpointing`` ``auto`` set to
+        ``needs_checkpointing`` (whether the job's memory needs it)."""
         method = self.method
         if method == "auto":
             method = "lora" if parameters is not None and parameters > full_fine_tuning_limit(gpu_memory_gb) else "full"
         checkpointing = self.gradient_checkpointing
         if checkpointing == "auto":
-            checkpointing = method == "lora"
-        return dataclasses.replace(self, method=method, gradient_checkpointing=checkpointing)
-
-    def for_model(self, model_config: Mapping | None, gpu_memory_gb: float = GPU_MEMORY_GB) -> FineTuning:
-        """:meth:`resolved` for the model of ``model_config`` (its ``config.json`` as a mapping;
-        None: unknown), its parameters counted by :func:`natcomp.jobsize.parameter_count`."""
-        from natcomp.jobsize import parameter_count
-
-        return self.resolved(parameter_count(model_config) if model_config else None, gpu_memory_gb)
+            checkpointing = needs_checkpointing
+        rate = self.learning_rate
+        if method == "lora" and rate is None:
+            rate = lora_learning_rate(parameters)
+        return dataclasses.replace(self, method=method, gradient_checkpointing=checkpointing, learning_rate=rate)
 
     def as_config(self) -> dict:
         """The settings as a config mapping (what :meth:`from_config` reads back)."""
@@ -183,8 +226,8 @@ class FineTuning:
         return ATTENTION_MODULES[model_type]
 
     def describe(self, model_type: str | None = None) -> str:
-        """``full`` or, for example, ``LoRA r=16, alpha=32 on q,k,v,o`` (with ``, gradient
-        checkpointing`` when it is on); ``auto`` undecided reads ``auto``."""
+        """``full`` or, for example, ``LoRA r=16, alpha=32 on q,k,v,o, lr 2e-4`` (with ``,
+        gradient checkpointing`` when it is on); ``auto`` undecided reads ``auto``."""
         if self.method == "auto":
             return "auto (full up to {:.1f}B parameters, LoRA above)".format(full_fine_tuning_limit() / 1e9)
         checkpointing = ", gradient checkpointing" if self.gradient_checkpointing is True else ""
@@ -196,7 +239,8 @@ class FineTuning:
             on = ",".join(ATTENTION_MODULES[model_type])
         else:
             on = "the attention projections"
-        return f"LoRA r={self.rank}, alpha={self.alpha} on {on}{checkpointing}"
+        rate = f", lr {format_rate(self.learning_rate)}" if self.learning_rate is not None else ""
+        return f"LoRA r={self.rank}, alpha={self.alpha} on {on}{rate}{checkpointing}"
 
 
 def gpu_memory_gb(config: Mapping) -> float:
@@ -220,24 +264,34 @@ def family_setting(config: Mapping, family: str) -> FineTuning:
     return FineTuning.from_config(setting, family_key(family))
 
 
-def family_fine_tuning(config: Mapping, family: str, model_config: Mapping | None) -> FineTuning:
-    """How ``family`` (a key of :data:`FAMILY_SECTIONS`) fine-tunes the model of
-    ``model_config`` (its ``config.json`` as a mapping; None: unknown, taken as small) in a
-    run of ``config`` (the whole config): its ``fine_tuning`` setting
-    (:func:`family_setting`) with ``auto`` decided by the model's parameter count and
-    ``gpus.memory_gb``. A bad setting is a one-line :class:`ConfigError` naming its key."""
-    key = family_key(family)
-    resolved = family_setting(config, family).for_model(model_config, gpu_memory_gb(config))
-    if resolved.method == "lora" and model_config:
-        resolved.modules(str(model_config.get("model_type", "")), key)  # known projections, before any job
-    return resolved
+@dataclass(frozen=True)
+class FamilyTraining:
+    """What sizes a family's fine-tuning job: its ``fine_tuning`` setting (as written, ``auto``
+    undecided), its ``batch_size`` and the tokens of its longest text (``max_length``)."""
+
+    setting: FineTuning = FineTuning()
+    batch_size: int = DEFAULT_BATCH_SIZE
+    max_length: int = DEFAULT_MAX_LENGTH
+
+    @property
+    def tokens(self) -> int:
+        """The most tokens of one training batch."""
+        return self.batch_size * self.max_length
 
 
-def job_setting(config: Mapping, family: str, model: str | None) -> dict:
-    """The ``fine_tuning`` a job of ``family`` that fine-tunes ``model`` (a name or a path)
-    gets, as a config mapping: :func:`family_fine_tuning` with the model's ``config.json``
-    where it is local or cached (:func:`natcomp.jobsize.model_config`; nothing is
-    downloaded), ``auto`` decided. Snakemake reruns a job whose setting changes."""
-    from natcomp.jobsize import model_config
+def family_training(config: Mapping, family: str) -> FamilyTraining:
+    """``family``'s :class:`FamilyTraining` in a run of ``config`` (the whole config): its
+    setting (:func:`family_setting`), and the batch size and ``max_length`` of the section
+    that holds it (:data:`DEFAULT_BATCH_SIZE`, :data:`DEFAULT_MAX_LENGTH` where it names none)."""
+    section: object = config.get(family) or {}
+    for part in FAMILY_SECTIONS[family]:
+        section = (section.get(part) if isinstance(section, Mapping) else None) or {}
+    section = section if isinstance(section, Mapping) else {}
 
-    return family_fine_tuning(config, family, model_config(model) if model else None).as_config()
+    def size(name: str, default: int) -> int:
+        value = section.get(name)
+        return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else default
+
+    return FamilyTraining(
+        family_setting(config, family), size("batch_size", DEFAULT_BATCH_SIZE), size("max_length", DEFAULT_MAX_LENGTH)
+    )

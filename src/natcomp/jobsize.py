@@ -10,12 +10,16 @@ sizes one job for the model it runs; the rules read it through :class:`RuleResou
 function (issues 34 and 43; docs/hf.md, "Large models", and docs/running.md, "Memory and
 time of a job that runs a model"). The constants and why:
 
-- *the job's dtype*: the run's top-level ``dtype``; ``auto`` is the checkpoint's own, read
-  from its config (``dtype``, older saves ``torch_dtype``, fp32 when it names none: what
-  :func:`natcomp.hf.precision.inference_dtype` gives on a GPU with bf16, an A100 or H100).
-  :data:`DTYPE_BYTES`: 4 bytes per parameter in fp32, 2 in fp16 and bf16;
-- *GPU memory at inference*: the weights in the job's dtype x (1 + :data:`OVERHEAD`).
-  :data:`OVERHEAD` = 0.25 covers the activations, the KV cache and one batch's logits at
+- *the model*: its :class:`~natcomp.model_description.ModelDescription` (config, nested text
+  config, parameters, checkpoint dtype, each family's fine-tuning decided), the one the plan,
+  the run record and the profile page read;
+- *the job's dtype*: :func:`natcomp.model_description.weights_dtype`, the rule loading uses
+  too, for a GPU with bf16 (an A100 or H100): inference in the run's top-level ``dtype``
+  (``auto``: the checkpoint's), full fine-tuning in fp32, LoRA's frozen base in the
+  checkpoint's half dtype (an fp32 checkpoint: fp32, whatever the run's ``dtype``).
+  :data:`~natcomp.model_description.DTYPE_BYTES`: 4 bytes per parameter in fp32, 2 in fp16 and bf16;
+- *GPU memory at inference*: the weights in the job's dtype x (1 + :data:`~natcomp.model_description.OVERHEAD`).
+  :data:`~natcomp.model_description.OVERHEAD` = 0.25 covers the activations, the KV cache and one batch's logits at
   the families' batch sizes (at most 64 sentences of at most a few hundred tokens), the
   CUDA context (about 0.5 GB per GPU) and the allocator's slack: Llama-3.1-8B's KV cache
   for 32 sequences of 512 tokens is 2 GB, its bf16 logits for them 4 GB, next to 16 GB of
@@ -29,20 +33,23 @@ time of a job that runs a model"). The constants and why:
   fine-tuning needs more is fine-tuned with LoRA;
 - *GPU memory of LoRA*: (the frozen weights in the job's dtype + 16 bytes per trainable
   parameter, the adapters' fp32 weights, gradients and AdamW moments) x (1 +
-  :data:`OVERHEAD`): with gradient checkpointing (on with LoRA) the activations kept are
-  about inference's. The adapters (:func:`lora_parameters`) are rank x (inputs + outputs)
+  :data:`~natcomp.model_description.OVERHEAD`); gradient checkpointing (``auto``) is on where a step's activations do
+  not fit the memory left on those GPUs
+  (:meth:`~natcomp.model_description.ModelDescription.resolve`). The adapters (:func:`~natcomp.model_description.lora_parameters`) are rank x (inputs + outputs)
   per adapted projection per layer; the classification head (hidden size x labels) is
   left out, less than a megabyte;
 - *GPUs*: the memory needed over ``gpus.memory_gb`` (default 80 GB), rounded up, at least
   1; a job needing more than ``gpus.max_per_job`` GPUs (default 8) is refused with one
   :class:`~natcomp.errors.ConfigError` before any job. A model on several GPUs is placed by
   ``device_map="auto"`` (:mod:`natcomp.hf.placement`), each GPU holding at most
-  :func:`weights_budget_bytes` of weights, which leaves every GPU its share of
-  :data:`OVERHEAD`;
-- *host memory*: the rule's figure + :data:`LOAD_COPIES` (2) x the weights in the dtype
-  the job loads them in (the job's dtype at inference and for LoRA, fp32 for full
-  fine-tuning): ``from_pretrained`` may hold the checkpoint's tensors beside the model's
-  for a moment;
+  :func:`~natcomp.model_description.weights_budget_bytes` of weights, which leaves every GPU its share of
+  :data:`~natcomp.model_description.OVERHEAD`;
+- *host memory*: the rule's figure + the weights in the dtype the job loads them in, at most
+  :data:`LOAD_STAGING_BYTES` (5 GB): a job on a GPU loads its model straight onto its GPUs
+  (``device_map``, :mod:`natcomp.hf.placement`), and transformers 5 reads the memory-mapped
+  safetensors shards (at most 5 GB each in released checkpoints) tensor by tensor onto them,
+  so the host never holds the whole model (it did hold two copies of a 70B's 141 GB:
+  unschedulable on 256 GB nodes);
 - *time*: the rule's minutes are a limit with ample headroom for a base-size encoder, whose
   batches leave a GPU mostly idle (kernel launches and memory traffic, not arithmetic, bound
   them). They hold up to :data:`TIME_REFERENCE_PARAMETERS` (10 billion parameters) on an
@@ -61,7 +68,8 @@ time of a job that runs a model"). The constants and why:
   other (no GPU computes while another does), so the time of a job is that of one GPU
   holding the whole model;
 - a model whose config is neither a folder, a shipped model nor in the Hugging Face cache
-  (a model the workflow builds, the demo's) is sized as a base-size fp32 model: 1 GPU;
+  (a model the workflow builds, the demo's) is sized as a base-size fp32 model: 1 GPU; a
+  config that is there but gives no size stops ``fine_tuning`` method ``auto`` in one line;
 - an adapter folder (:mod:`natcomp.adapters`) is sized as its base: the adapter's own
   weights are a fraction of a percent of the base's.
 """
@@ -70,65 +78,51 @@ from __future__ import annotations
 
 import dataclasses
 import itertools
-import json
 import math
 import os
 import types
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
-from pathlib import Path
 
 from natcomp.errors import ConfigError
-from natcomp.finetuning import FULL_BYTES_PER_PARAMETER, FULL_SHARE_OF_GPU, GPU_MEMORY_GB, FineTuning
+from natcomp.finetuning import GPU_MEMORY_GB, FamilyTraining, FineTuning, family_key
+from natcomp.model_description import (
+    DTYPE_BYTES,
+    ModelDescription,
+    gpu_memory_bytes,
+    gpus_needed,
+    lora_parameters,
+)
 
 __all__ = [
     "BASE_PARAMETERS",
-    "TIME_REFERENCE_PARAMETERS",
-    "DTYPE_BYTES",
-    "LOAD_COPIES",
+    "LOAD_STAGING_BYTES",
     "MAX_GPUS_PER_JOB",
-    "OVERHEAD",
     "ROLES",
     "RULES",
+    "TIME_REFERENCE_PARAMETERS",
     "JobSettings",
     "JobSize",
     "RuleFigures",
     "RuleResources",
-    "dtype_name",
     "format_gpus",
     "format_minutes",
-    "gpu_memory_bytes",
-    "gpus_needed",
-    "job_dtype",
     "job_size",
-    "lora_parameters",
-    "model_config",
-    "model_file",
-    "parameter_count",
     "size_job",
     "size_table",
-    "weights_budget_bytes",
 ]
 
 #: the parameters of BERT-base, the size the rules' own figures are for
 BASE_PARAMETERS = 110_000_000
 #: the model size up to which a rule's minutes hold; above, the time grows with the parameters
 TIME_REFERENCE_PARAMETERS = 10_000_000_000
-#: bytes per parameter of each concrete dtype
-DTYPE_BYTES = {"fp32": 4, "fp16": 2, "bf16": 2}
-#: GPU memory beyond the weights (inference) or beyond weights and adapters (LoRA), as a
-#: share of them: activations, KV cache, a batch's logits, the CUDA context, the allocator's slack
-OVERHEAD = 0.25
-#: copies of the weights in host memory while ``from_pretrained`` loads them
-LOAD_COPIES = 2
+#: the most of a model's weights host memory holds while ``from_pretrained`` loads them onto
+#: the job's GPUs: one safetensors shard of a released checkpoint
+LOAD_STAGING_BYTES = 5_000_000_000
 #: ``gpus.max_per_job`` when the config names none
 MAX_GPUS_PER_JOB = 8
 #: job roles: a rule runs the model (inference) or trains it (fine-tuning: full or LoRA)
 ROLES = ("inference", "fine-tuning")
-#: model types whose MLP is gated (three matrices: gate, up, down) rather than two
-_GATED_MLP = ("llama", "mistral", "mixtral", "qwen2", "qwen3", "gemma", "gemma2", "gemma3_text", "phi3", "olmo2")
-# how configs spell a dtype (transformers writes "bfloat16"; older configs "torch.bfloat16")
-_CONFIG_DTYPES = {"float32": "fp32", "float": "fp32", "float16": "fp16", "half": "fp16", "bfloat16": "bf16"}
 
 
 @dataclass(frozen=True)
@@ -159,156 +153,7 @@ RULES: dict[str, RuleFigures] = {
 }
 
 
-# ---------------------------------------------------------------- the model's config
-
-
-def model_file(name_or_path: str | os.PathLike, filename: str) -> Path | None:
-    """The file ``filename`` of a model folder, a shipped model or a Hub model in the local
-    cache; None where there is none (nothing is downloaded). An adapter folder's
-    ``config.json`` is its base's, its tokenizer's files its own or its base's
-    (:func:`natcomp.adapters.file_location`), so an adapter's job is sized as its base's."""
-    from natcomp.adapters import file_location
-    from natcomp.shipped import SHIPPED_MODELS, shipped_model_path
-
-    text = file_location(name_or_path, filename)
-    folder = Path(text).expanduser()
-    if not folder.is_dir() and text in SHIPPED_MODELS:
-        folder = shipped_model_path(text)
-    if folder.is_dir():
-        path = folder / filename
-        return path if path.is_file() else None
-    from huggingface_hub import try_to_load_from_cache
-
-    try:
-        cached = try_to_load_from_cache(text, filename)
-    except ValueError:  # not a Hub id either (huggingface_hub's HFValidationError)
-        return None
-    return Path(cached) if isinstance(cached, str) else None
-
-
-def model_config(name_or_path: str | os.PathLike) -> dict | None:
-    """A model's ``config.json`` as a mapping, where it is local or cached; else None."""
-    path = model_file(name_or_path, "config.json")
-    if path is None:
-        return None
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-
-
-def _first(config: Mapping, *names: str) -> int | None:
-    for name in names:
-        value = config.get(name)
-        if isinstance(value, int) and value > 0:
-            return value
-    return None
-
-
-def _attention_shape(config: Mapping) -> tuple[int, int, int, int, int] | None:
-    """hidden size, layers, attention heads, key-value heads, head size; None without them."""
-    hidden = _first(config, "hidden_size", "n_embd", "d_model")
-    layers = _first(config, "num_hidden_layers", "n_layer", "num_layers")
-    if hidden is None or layers is None:
-        return None
-    heads = _first(config, "num_attention_heads", "n_head") or 1
-    key_value_heads = _first(config, "num_key_value_heads") or heads
-    head_size = _first(config, "head_dim") or hidden // heads
-    return hidden, layers, heads, key_value_heads, head_size
-
-
-def parameter_count(config: Mapping) -> int | None:
-    """About how many parameters a transformer of ``config`` has (within a few percent for
-    BERT, GPT-2, Llama and Qwen2): embeddings, attention (grouped key-value heads counted),
-    the MLP (gated or not), an untied output layer; None when the config lacks its sizes."""
-    shape = _attention_shape(config)
-    vocabulary = _first(config, "vocab_size")
-    if shape is None or vocabulary is None:
-        return None
-    hidden, layers, heads, key_value_heads, head_size = shape
-    inner = _first(config, "intermediate_size", "n_inner", "ffn_dim", "encoder_ffn_dim") or 4 * hidden
-    attention = 2 * hidden * heads * head_size + 2 * hidden * key_value_heads * head_size
-    mlp = (3 if str(config.get("model_type", "")) in _GATED_MLP else 2) * hidden * inner
-    embeddings = vocabulary * hidden * (1 if config.get("tie_word_embeddings", True) else 2)
-    if str(config.get("model_type", "")) in ("bert", "roberta", "gpt2", "distilbert", "xlm-roberta", "electra"):
-        embeddings += (_first(config, "max_position_embeddings", "n_positions") or 0) * hidden  # learned positions
-    encoder_decoder = 2 if config.get("is_encoder_decoder") else 1
-    return embeddings + encoder_decoder * layers * (attention + mlp)
-
-
-def lora_parameters(config: Mapping, fine_tuning: FineTuning) -> int:
-    """The trainable parameters of LoRA adapters of ``fine_tuning``'s rank on a model of
-    ``config``: rank x (inputs + outputs) of each adapted projection, in every layer (both
-    stacks of an encoder-decoder). The projections of :data:`natcomp.finetuning.ATTENTION_MODULES`
-    have their shapes (queries and the output: heads x head size; keys and values: key-value
-    heads x head size; a fused projection all three); modules named in ``target_modules``, or
-    those of an architecture natcomp does not know, count as hidden x hidden each (q, k, v, o)."""
-    from natcomp.finetuning import ATTENTION_MODULES
-
-    shape = _attention_shape(config)
-    if shape is None:
-        return 0
-    hidden, layers, heads, key_value_heads, head_size = shape
-    queries, keys = heads * head_size, key_value_heads * head_size
-    shapes = {
-        "q": (hidden, queries),
-        "k": (hidden, keys),
-        "v": (hidden, keys),
-        "o": (queries, hidden),
-        "qkv": (hidden, queries + 2 * keys),
-    }
-    model_type = str(config.get("model_type", ""))
-    if fine_tuning.target_modules is None and model_type in ATTENTION_MODULES:
-        modules = [shapes[name] for name in ATTENTION_MODULES[model_type]]
-    else:
-        modules = [(hidden, hidden)] * (len(fine_tuning.target_modules or ()) or 4)
-    encoder_decoder = 2 if config.get("is_encoder_decoder") else 1
-    return encoder_decoder * layers * sum(fine_tuning.rank * (inputs + outputs) for inputs, outputs in modules)
-
-
-def dtype_name(value: object) -> str:
-    """A dtype as a config writes it (``bfloat16``, ``torch.float16``, a torch dtype, None)
-    as one of :data:`DTYPE_BYTES`' names; fp32 for None or a name it does not know
-    (transformers' own default)."""
-    name = str(value or "float32").removeprefix("torch.")
-    return _CONFIG_DTYPES.get(name, "fp32")
-
-
-def job_dtype(config: Mapping | None, requested: str = "auto") -> str:
-    """The dtype a GPU job holds the weights in: ``requested`` (the run's ``dtype``), and for
-    ``auto`` the checkpoint's (``dtype``, else ``torch_dtype``, of ``config``; fp32 unknown)."""
-    if requested != "auto":
-        return requested
-    config = config or {}
-    return dtype_name(config.get("dtype") or config.get("torch_dtype"))
-
-
-# ---------------------------------------------------------------- the arithmetic
-
-
-def gpu_memory_bytes(parameters: int, method: str, dtype: str, trainable: int = 0) -> float:
-    """The GPU memory (bytes) of a job of ``method`` (``inference``, ``full`` or ``lora``)
-    on a model of ``parameters`` held in ``dtype``; ``trainable``: LoRA's adapter parameters.
-    The module's doc says why each figure."""
-    if method == "full":
-        return parameters * FULL_BYTES_PER_PARAMETER / FULL_SHARE_OF_GPU
-    weights = parameters * DTYPE_BYTES[dtype]
-    if method == "lora":
-        weights += trainable * FULL_BYTES_PER_PARAMETER
-    elif method != "inference":
-        raise ValueError(f"method must be inference, full or lora, not {method!r}")
-    return weights * (1 + OVERHEAD)
-
-
-def gpus_needed(need_bytes: float, memory_gb: float) -> int:
-    """GPUs of ``memory_gb`` GB (1e9 bytes) that hold ``need_bytes``: at least one."""
-    return max(1, math.ceil(need_bytes / (memory_gb * 1e9)))
-
-
-def weights_budget_bytes(memory_bytes: float) -> int:
-    """The weights one GPU of ``memory_bytes`` holds when a model is spread over several:
-    what leaves it :data:`OVERHEAD` for the activations of its layers."""
-    return math.floor(memory_bytes / (1 + OVERHEAD))
+# ---------------------------------------------------------------- sizing a job
 
 
 def format_gpus(count: int) -> str:
@@ -385,54 +230,71 @@ def _name(model: str, parameters: int | None) -> str:
 
 def size_job(
     rule: str,
-    config: Mapping | None,
+    description: ModelDescription | Mapping | None,
     settings: JobSettings = JobSettings(),
     *,
-    fine_tuning: FineTuning | None = None,
-    model: str = "the model",
+    fine_tuning: FineTuning | FamilyTraining | None = None,
+    model: str | None = None,
 ) -> JobSize:
-    """The size of a job of ``rule`` (a key of :data:`RULES`) running the model of
-    ``config`` (its ``config.json`` as a mapping; None: unknown, a base-size fp32 model)
-    under ``settings``; a fine-tuning rule's ``fine_tuning`` (None: the defaults, method
-    ``auto``) is resolved for the model's size. A job needing more GPUs than
+    """The size of a job of ``rule`` (a key of :data:`RULES`) running the model of ``description`` (its
+    :class:`~natcomp.model_description.ModelDescription`, or its ``config.json`` as a mapping;
+    None: unknown, a base-size fp32 model) under ``settings``. A fine-tuning rule takes its
+    family's fine-tuning from the description where :meth:`ModelDescription.for_run` decided it,
+    else decides ``fine_tuning`` (a setting or a :class:`~natcomp.finetuning.FamilyTraining`;
+    None: the defaults, method ``auto``) for the model. A job needing more GPUs than
     ``settings.max_gpus``, or full fine-tuning needing more than one GPU, is a one-line
     :class:`ConfigError` naming ``gpus.max_per_job`` (``model``: the model's name there)."""
+    if not isinstance(description, ModelDescription):
+        description = ModelDescription(model or "the model", description)
+    name = model or description.model
+    model = dataclasses.replace(description, dtype=settings.dtype)
     figures = RULES[rule]
-    counted = parameter_count(config) if config else None
+    counted = model.parameters
     parameters = counted or BASE_PARAMETERS
-    dtype = job_dtype(config, settings.dtype)
     memory = settings.gpu_memory_gb
     resolved = None
     if figures.role == "inference":
         method = "inference"
+    elif figures.family in model.fine_tuning:
+        resolved, tokens = model.fine_tuning[figures.family], model.tokens[figures.family]
     else:
-        resolved = (fine_tuning or FineTuning()).resolved(counted, memory)
+        training = (
+            fine_tuning if isinstance(fine_tuning, FamilyTraining) else FamilyTraining(fine_tuning or FineTuning())
+        )
+        resolved, tokens = model.resolve(training, memory, family_key(figures.family)), training.tokens
+    if resolved is not None:
         method = resolved.method
-    trainable = lora_parameters(config or {}, resolved) if method == "lora" else 0
-    need = gpu_memory_bytes(parameters, method, dtype, trainable)
+    dtype = model.weights_dtype(method)
+    config = model.config or {}
+    if method != "inference" and counted is not None:
+        need = model.training_bytes(resolved, tokens)  # with the activations LoRA keeps without checkpointing
+    else:
+        need = gpu_memory_bytes(parameters, method, dtype, lora_parameters(config, resolved) if resolved else 0)
     gpus = gpus_needed(need, memory)
     on = f"{settings.max_gpus} GPUs of {memory:g} GB per job"
     if method == "full" and gpus > 1:
         lora = dataclasses.replace(resolved, method="lora")
-        with_lora = gpu_memory_bytes(parameters, "lora", dtype, lora_parameters(config or {}, lora))
+        with_lora = gpu_memory_bytes(parameters, "lora", model.weights_dtype("lora"), lora_parameters(config, lora))
         raise ConfigError(
             "gpus.max_per_job",
-            f"{_name(model, counted)} needs {need / 1e9:.0f} GB of GPU memory to fine-tune in full ({rule}): more "
+            f"{_name(name, counted)} needs {need / 1e9:.0f} GB of GPU memory to fine-tune in full ({rule}): more "
             f"than one GPU of {memory:g} GB, and natcomp fine-tunes in full on one GPU; fine-tuning method auto or "
             f"lora fine-tunes it with LoRA ({with_lora / 1e9:.0f} GB)",
         )
     if gpus > settings.max_gpus:
-        name = _name(model, counted)
         if method == "inference":
-            problem = f"{name} needs {need / 1e9:.0f} GB of GPU memory to run in {dtype} ({rule}): more than {on}"
+            problem = (
+                f"{_name(name, counted)} needs {need / 1e9:.0f} GB of GPU memory to run in {dtype} ({rule}): "
+                f"more than {on}"
+            )
         else:
             problem = (
-                f"{name} fits neither {on} nor LoRA: fine-tuning it with LoRA on its {dtype} weights ({rule}) needs "
-                f"{need / 1e9:.0f} GB of GPU memory"
+                f"{_name(name, counted)} fits neither {on} nor LoRA: fine-tuning it with LoRA on its {dtype} weights "
+                f"({rule}) needs {need / 1e9:.0f} GB of GPU memory"
             )
         raise ConfigError("gpus.max_per_job", problem)
-    load_dtype = "fp32" if method == "full" else dtype
-    mem_mb = figures.other_mb + math.ceil(parameters * DTYPE_BYTES[load_dtype] * LOAD_COPIES / 1e6)
+    staging = min(parameters * DTYPE_BYTES[dtype], LOAD_STAGING_BYTES)
+    mem_mb = figures.other_mb + math.ceil(staging / 1e6)
     runtime = max(figures.base_minutes, math.ceil(figures.base_minutes * parameters / TIME_REFERENCE_PARAMETERS))
     return JobSize(rule, method, dtype, counted, need, gpus, mem_mb, runtime, resolved)
 
@@ -441,30 +303,41 @@ def job_size(
     rule: str,
     name_or_path: str | os.PathLike | None,
     settings: JobSettings = JobSettings(),
-    fine_tuning: FineTuning | None = None,
+    fine_tuning: FineTuning | FamilyTraining | None = None,
 ) -> JobSize:
     """:func:`size_job` of the model a job names (a folder, a shipped model or a cached Hub
     id; None or one whose config is not here: a base-size model)."""
-    config = _cached_config(str(name_or_path)) if name_or_path else None
-    return size_job(rule, config, settings, fine_tuning=fine_tuning, model=str(name_or_path))
+    model = _described(str(name_or_path)) if name_or_path else ModelDescription("the model")
+    return size_job(rule, model, settings, fine_tuning=fine_tuning)
 
 
-def size_table(configs: Mapping[str, Mapping], settings: JobSettings = JobSettings()) -> str:
+def size_table(
+    configs: Mapping[str, Mapping], settings: JobSettings = JobSettings(), run_config: Mapping | None = None
+) -> str:
     """A Markdown table of the size of every rule's jobs (rules of equal figures on one row)
-    for each model of ``configs`` (name -> its ``config.json`` as a mapping): the method of
-    fine-tuning, the GPUs (the GPU memory needed), the host memory and the time; docs/hf.md
-    holds the one of Qwen2.5-0.5B, Llama-3.1-8B and Llama-3.1-70B."""
+    for each model of ``configs`` (name -> its ``config.json`` as a mapping) in a run of
+    ``run_config`` (its families' fine-tuning settings, batch sizes and lengths; None: the
+    defaults): the method of fine-tuning, the GPUs (the GPU memory needed), the host memory
+    and the time; docs/hf.md holds the one of :data:`natcomp.hf.tiny_architectures.REAL_SHAPES`
+    at paper scale."""
+    from natcomp.finetuning import FAMILY_SECTIONS
+
     groups: dict[RuleFigures, list[str]] = {}
     for rule, figures in RULES.items():
         groups.setdefault(figures, []).append(rule)
     lines = ["| family | jobs | " + " | ".join(configs) + " |", "|---|---|" + "---|" * len(configs)]
+    described = {
+        name: ModelDescription(name, config).for_run(run_config or {}, FAMILY_SECTIONS)
+        for name, config in configs.items()
+    }
     for figures, rules in groups.items():
         cells = []
-        for name, config in configs.items():
-            size = size_job(rules[0], config, settings, model=name)
+        for name, model in described.items():
+            size = size_job(rules[0], model, settings)
             method = {"inference": "", "full": "full: ", "lora": "LoRA: "}[size.method]
+            checkpointing = ", checkpointing" if size.fine_tuning and size.fine_tuning.gradient_checkpointing else ""
             cells.append(
-                f"{method}{format_gpus(size.gpus)} ({math.ceil(size.gpu_bytes / 1e9)} GB), "
+                f"{method}{format_gpus(size.gpus)} ({math.ceil(size.gpu_bytes / 1e9)} GB{checkpointing}), "
                 f"{math.ceil(size.mem_mb / 1000)} GB host, {format_minutes(size.runtime_min)}"
             )
         jobs = ", ".join(f"`{rule}`" for rule in rules)
@@ -472,18 +345,18 @@ def size_table(configs: Mapping[str, Mapping], settings: JobSettings = JobSettin
     return "\n".join(lines)
 
 
-#: configs read so far, by the name a job gives (Snakemake asks for three resources of every
-#: job: a model's config is read once); a model not found yet is looked for again
-_CONFIGS: dict[str, dict] = {}
+#: descriptions read so far, by the name a job gives (Snakemake asks for three resources of
+#: every job: a model's config is read once); a model whose config was not found is read again
+_DESCRIBED: dict[str, ModelDescription] = {}
 
 
-def _cached_config(name_or_path: str) -> dict | None:
-    if name_or_path not in _CONFIGS:
-        config = model_config(name_or_path)
-        if config is None:
-            return None
-        _CONFIGS[name_or_path] = config
-    return _CONFIGS[name_or_path]
+def _described(name_or_path: str) -> ModelDescription:
+    if name_or_path not in _DESCRIBED:
+        described = ModelDescription.read(name_or_path)
+        if described.config is None:
+            return described
+        _DESCRIBED[name_or_path] = described
+    return _DESCRIBED[name_or_path]
 
 
 # ---------------------------------------------------------------- the rules' resources
@@ -494,7 +367,7 @@ class RuleResources:
     wildcards), sized by :func:`job_size` under the run's ``settings``:
     ``gpu=MODEL_JOBS.gpus("pss_embed", pss_model)``, where ``pss_model(wildcards)`` names
     the job's model and ``fine_tuning_of(wildcards)`` (fine-tuning rules) its family's
-    :class:`~natcomp.finetuning.FineTuning` (None: the defaults, method auto). ``stop`` calls the sizing, so the
+    :class:`~natcomp.finetuning.FamilyTraining` (None: the defaults, method auto). ``stop`` calls the sizing, so the
     workflow can end a :class:`ConfigError` in one line (``stop_on_config_error``)."""
 
     def __init__(self, settings: JobSettings, stop: Callable | None = None):

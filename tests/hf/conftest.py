@@ -86,3 +86,25 @@ def trained_gpt2(tmp_path_factory):
     folder = build_tiny_causal_lm(tmp_path_factory.mktemp("causal_trained") / "gpt2", CAUSAL_TEXTS, **TINY_SIZES)
     _train_briefly(folder)
     return folder
+
+
+@pytest.fixture
+def fake_gpus(monkeypatch):
+    """Pretend torch sees GPUs of the given compute capabilities (major versions, by index):
+    ``fake_gpus(8)`` one A100-class GPU, ``fake_gpus(7, 8)`` a V100 as cuda:0 beside an A100
+    as cuda:1. torch's own ``is_bf16_supported()`` says yes for both, as it does for a V100
+    (emulated bf16). Returns the first GPU's device."""
+    import types
+
+    def install(*majors: int):
+        def properties(device=None):
+            index = torch.device(device).index if device is not None and not isinstance(device, int) else device
+            return types.SimpleNamespace(major=majors[index or 0], total_memory=80 * 10**9)
+
+        monkeypatch.setattr(torch.cuda, "get_device_properties", properties)
+        monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda including_emulation=True: True)
+        monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+        monkeypatch.setattr(torch.version, "hip", None)
+        return torch.device("cuda:0")
+
+    return install

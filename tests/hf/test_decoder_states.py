@@ -70,3 +70,26 @@ def test_a_causal_lms_sequence_classifier_reads_the_last_real_token(tiny_causal,
     batched = hf.predict_logits(classifier, tokenizer, TEXTS, batch_size=8)
     alone = np.concatenate([hf.predict_logits(classifier, tokenizer, [text]) for text in TEXTS])
     np.testing.assert_allclose(batched, alone, atol=1e-5)
+
+
+def test_a_checkpoint_whose_config_pads_with_another_id_classifies_alike_at_any_batch_size(tiny_causal, tmp_path):
+    """A classifier checkpoint whose config names a pad id its tokenizer does not pad with
+    (here the unknown token's; the tokenizer pads with EOS, on the right): transformers' head
+    would look for the config's id, find none, and read the last column, a padding position
+    for every shorter row. natcomp makes the config's id the tokenizer's."""
+    import shutil
+
+    from transformers import AutoModelForSequenceClassification
+
+    folder = tmp_path / "classifier"
+    shutil.copytree(tiny_causal["llama"], folder)
+    saved = AutoModelForSequenceClassification.from_pretrained(folder, num_labels=3)
+    tokenizer = hf.load_tokenizer(folder)
+    saved.config.pad_token_id = tokenizer.unk_token_id
+    assert saved.config.pad_token_id != tokenizer.pad_token_id and tokenizer.padding_side == "right"
+    saved.save_pretrained(folder)
+    model = hf.load_sequence_classifier(folder)
+    assert model.config.pad_token_id == tokenizer.pad_token_id
+    alone = hf.predict_logits(model, tokenizer, TEXTS, batch_size=1)
+    together = hf.predict_logits(model, tokenizer, TEXTS, batch_size=len(TEXTS))
+    np.testing.assert_allclose(together, alone, rtol=1e-5, atol=1e-6)

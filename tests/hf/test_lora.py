@@ -18,7 +18,7 @@ from natcomp.hf import lora, precision
 
 TEXTS = [f"the {a} sees the {b} ." for a in ("poet", "king", "baker", "mayor") for b in ("farmer", "judge", "cook")]
 LABELS = [index % 2 for index in range(len(TEXTS))]
-LORA = FineTuning(method="lora", rank=4, alpha=8, dropout=0.0, gradient_checkpointing=False)
+LORA = FineTuning(method="lora", rank=4, alpha=8, dropout=0.0, gradient_checkpointing=False, learning_rate=1e-2)
 SETTINGS = hf.FineTuneSettings(epochs=2, batch_size=4, learning_rate=1e-2, seed=3, device="cpu", fine_tuning=LORA)
 CPU = torch.device("cpu")
 
@@ -67,7 +67,7 @@ def test_lora_changes_only_the_adapters_and_the_head_and_the_predictions(tiny, a
             assert not torch.equal(tensor, original), f"the head {name} is trained in full"
         else:
             assert torch.equal(tensor, original), f"{name} is frozen: bit-identical"
-    assert result.fine_tuning == "LoRA r=4, alpha=8 on q,k,v,o"
+    assert result.fine_tuning == "LoRA r=4, alpha=8 on q,k,v,o, lr 1e-2"
     logits_after = hf.predict_logits(result.model, tokenizer, TEXTS)
     assert not np.allclose(logits_after, logits_before)
 
@@ -159,33 +159,29 @@ def test_bad_lora_settings_are_one_line_naming_the_key(tiny):
 # ---------------------------------------------------------------- precision
 
 
-def _bf16_gpu(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kwargs: True)
-    return torch.device("cuda")
-
-
 @pytest.mark.parametrize(
     ("method", "checkpoint", "expected"),
     [("lora", "bf16", "bf16"), ("lora", "fp16", "fp16"), ("lora", "fp32", "fp32"), ("full", "bf16", "fp32")],
 )
-def test_lora_on_a_gpu_keeps_the_frozen_base_in_the_checkpoints_dtype(monkeypatch, method, checkpoint, expected):
-    gpu = _bf16_gpu(monkeypatch)
+def test_lora_on_a_gpu_keeps_the_frozen_base_in_the_checkpoints_dtype(fake_gpus, method, checkpoint, expected):
+    gpu = fake_gpus(8)
     assert precision.training_dtype(FineTuning(method=method), gpu, checkpoint) == expected
 
 
-def test_on_a_cpu_or_a_gpu_without_bf16_every_weight_trains_in_fp32(monkeypatch):
+def test_on_a_cpu_or_a_gpu_without_bf16_every_weight_trains_in_fp32(fake_gpus):
     assert precision.training_dtype(FineTuning(method="lora"), CPU, "bf16") == "fp32"
     assert precision.training_dtype(FineTuning(method="full"), CPU, "bf16") == "fp32"
-    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda *args, **kwargs: False)
-    assert precision.training_dtype(FineTuning(method="lora"), torch.device("cuda"), "bf16") == "fp32"
+    gpu = fake_gpus(7)  # a V100: bf16 emulated
+    assert precision.training_dtype(FineTuning(method="lora"), gpu, "bf16") == "fp32"
+    assert precision.training_dtype(FineTuning(method="lora"), gpu, "fp16") == "fp16", "fp16 runs natively there"
     with pytest.raises(ValueError, match="resolve the fine-tuning method first"):
         precision.training_dtype(FineTuning(), CPU, "bf16")
 
 
-def test_the_load_dtype_of_a_model_reads_its_checkpoint(monkeypatch, tiny, tmp_path):
+def test_the_load_dtype_of_a_model_reads_its_checkpoint(fake_gpus, tiny, tmp_path):
     from transformers import AutoModelForCausalLM
 
-    gpu = _bf16_gpu(monkeypatch)
+    gpu = fake_gpus(8)
     folder = tmp_path / "llama_bf16"
     AutoModelForCausalLM.from_pretrained(tiny["llama"]).to(torch.bfloat16).save_pretrained(folder)
     assert hf.training_load_dtype(folder, FineTuning(method="lora"), gpu) == "bf16"
@@ -204,7 +200,7 @@ def test_lora_trains_adapters_and_head_in_fp32_beside_a_bf16_base(tiny):
     }
     lora.finish_training(model, "lora")  # the head reads bf16 states at inference again
     assert model.score.weight.dtype == torch.bfloat16
-    assert precision.training_precision(CPU, "bf16") == "frozen bf16 base, fp32 adapters and head, bf16 autocast"
+    assert precision.training_precision(CPU, "bf16") == "frozen bf16 base, fp32 adapters and head"
 
 
 def test_full_fine_tuning_puts_every_weight_in_fp32(tiny):
@@ -215,8 +211,10 @@ def test_full_fine_tuning_puts_every_weight_in_fp32(tiny):
 
 def test_a_model_placed_across_devices_is_not_moved(tiny):
     model, _ = _classifier(tiny["bert"])
-    model.hf_device_map = {"": "cpu"}  # as accelerate's dispatch leaves it
-    assert lora.is_placed(model)
+    model.hf_device_map = {"": "cpu"}  # one device: accelerate moved it whole, nothing spread
+    assert not hf.is_placed(model)
+    model.hf_device_map = {"bert": "cpu", "classifier": "disk"}  # spread: never moved again
+    assert hf.is_placed(model)
     assert lora.place_for_training(model, "full", torch.device("meta")) == CPU
     assert {parameter.device for parameter in model.parameters()} == {CPU}
 
@@ -231,7 +229,10 @@ def test_peft_is_imported_only_when_lora_is_applied():
 
 def test_the_plans_precision_sentence_names_lora_s_frozen_base():
     note = precision.precision_note("auto", "bf16", lora=True)
-    assert note.endswith("(LoRA: the frozen base in bf16 there, the adapters and the head in fp32)")
+    assert note.endswith(
+        "(LoRA: the frozen base in bf16, the forward pass autocast to bf16, the adapters and the head in fp32)"
+    )
+    assert "autocast to fp16 with a gradient scaler" in precision.precision_note("auto", "fp16", lora=True)
     assert "LoRA" not in precision.precision_note("auto", "bf16")
     assert "LoRA" not in precision.precision_note("auto", "fp32", lora=True), "an fp32 checkpoint trains in fp32"
 
@@ -264,3 +265,53 @@ def test_keeping_the_best_epoch_with_lora_copies_the_adapters_and_head_and_resto
     state = result.model.state_dict()
     assert all(torch.equal(state[name], snapshots[1][name]) for name in state), "epoch 2's adapters and head"
     assert not all(torch.equal(state[name], snapshots[2][name]) for name in state)
+
+
+def test_lora_trains_at_its_own_learning_rate_not_the_familys(tiny, monkeypatch):
+    """The families' learning rates are full fine-tuning's (NonCompSST's 5e-6): LoRA's adapters,
+    whose B starts at zero, would barely move at them. LoRA trains at its setting's own rate,
+    QLoRA's 2e-4 where it names none; full fine-tuning at the family's."""
+    rates = []
+
+    class Recording(torch.optim.AdamW):
+        def __init__(self, params, lr, **options):
+            rates.append(lr)
+            super().__init__(params, lr=lr, **options)
+
+    monkeypatch.setattr(torch.optim, "AdamW", Recording)
+    family = dataclasses.replace(SETTINGS, learning_rate=5e-6, epochs=1)
+    described = []
+    for setting in (dataclasses.replace(LORA, learning_rate=None), LORA, FineTuning(method="full")):
+        model, tokenizer = _classifier(tiny["bert"])
+        result = hf.fine_tune_classifier(
+            model, tokenizer, TEXTS, LABELS, settings=dataclasses.replace(family, fine_tuning=setting)
+        )
+        described.append(result.fine_tuning)
+    assert rates == [2e-4, 1e-2, 5e-6]
+    assert described == ["LoRA r=4, alpha=8 on q,k,v,o, lr 2e-4", "LoRA r=4, alpha=8 on q,k,v,o, lr 1e-2", "full"]
+
+
+def test_validation_predicts_as_the_final_predictions_do_without_autocast(tiny, monkeypatch):
+    """The epoch select_best keeps is chosen on predictions computed as the final ones are
+    (predict_logits, no autocast): only the training steps autocast."""
+    import contextlib
+
+    from natcomp.hf import training
+
+    entered = []
+
+    @contextlib.contextmanager
+    def recording(device, base="fp32"):
+        entered.append(base)
+        yield
+
+    monkeypatch.setattr(training, "training_autocast", recording)
+    model, tokenizer = _classifier(tiny["bert"])
+    settings = dataclasses.replace(SETTINGS, epochs=2, select_best=True)
+    result = hf.fine_tune_classifier(
+        model, tokenizer, TEXTS, LABELS, settings=settings, valid_texts=TEXTS[:5], valid_labels=LABELS[:5]
+    )
+    assert len(entered) == 2 * -(-len(TEXTS) // settings.batch_size), "one autocast per training step, none else"
+    best = result.history[result.best_epoch - 1]["valid_metric"]
+    final = hf.accuracy(LABELS[:5], hf.predict_logits(result.model, tokenizer, TEXTS[:5]).argmax(axis=1))
+    assert best == final

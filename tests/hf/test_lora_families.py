@@ -16,7 +16,7 @@ from natcomp.finetuning import FineTuning
 
 TEXTS = [f"the {a} sees the {b} ." for a in ("poet", "king", "baker", "mayor") for b in ("farmer", "judge", "cook")]
 LORA = FineTuning(method="lora", rank=4, alpha=8, dropout=0.0, gradient_checkpointing=True)
-DESCRIBED = "LoRA r=4, alpha=8 on q,k,v,o, gradient checkpointing"
+DESCRIBED = "LoRA r=4, alpha=8 on q,k,v,o, lr 2e-4, gradient checkpointing"  # QLoRA's rate: none given
 
 
 @pytest.fixture(scope="module")
@@ -104,3 +104,48 @@ def test_pss_fine_tunes_with_lora_and_logs_it(tiny, caplog):
     assert model.encoder.is_activation_checkpointing
     assert set(predict_texts(model, tokenizer, TEXTS)) <= {0, 1}
     assert all(parameter.dtype == torch.float32 for parameter in model.parameters()), "a CPU trains in fp32"
+
+
+@pytest.fixture(scope="module")
+def tiny_gemma3(tmp_path_factory):
+    """A tiny Gemma 3 multimodal checkpoint (Gemma3ForConditionalGeneration: its language
+    model's sizes under text_config, a SigLIP vision tower), with a Gemma tokenizer."""
+    import transformers
+
+    from natcomp.hf.tiny_architectures import build_tiny
+
+    root = tmp_path_factory.mktemp("gemma3")
+    tokenizer = hf.load_tokenizer(build_tiny("gemma2", root / "tokenizer", TEXTS))
+    ids = {name: getattr(tokenizer, name) for name in ("bos_token_id", "eos_token_id", "pad_token_id")}
+    text = dict(hidden_size=32, intermediate_size=64, num_hidden_layers=2, num_attention_heads=2, num_key_value_heads=1)
+    vision = dict(hidden_size=16, intermediate_size=32, num_hidden_layers=1, num_attention_heads=2, image_size=28)
+    config = transformers.Gemma3Config(
+        text_config={**text, "head_dim": 16, "vocab_size": len(tokenizer), "sliding_window": 16, **ids},
+        vision_config={**vision, "patch_size": 14},
+        mm_tokens_per_image=4,
+        architectures=["Gemma3ForConditionalGeneration"],
+    )
+    transformers.set_seed(0)
+    return str(hf.save_model(transformers.Gemma3ForConditionalGeneration(config), tokenizer, root / "gemma3"))
+
+
+def test_a_multimodal_checkpoints_language_model_carries_natcomps_heads_and_lora(tiny_gemma3):
+    """Gemma 3 keeps its width under text_config: NonCompSST's head, PSS's embeddings and FT
+    head read it there, and LoRA adapts the language model's projections (gemma3_text), the
+    vision tower frozen and without adapters. Before, every one of them stopped on
+    ``'Gemma3Config' object has no attribute 'hidden_size'``."""
+    from natcomp.noncompsst.models import train_and_predict
+    from natcomp.pss.classifiers import fine_tune_encoder
+
+    rows = [(text, index % 7) for index, text in enumerate(TEXTS)]
+    sst7 = {"train": rows, "validation": rows[:4], "test": rows[4:]}
+    result = train_and_predict(tiny_gemma3, sst7, TEXTS[:2], _settings())
+    assert result.fine_tuning == DESCRIBED and len(result.stimulus_predictions) == 2
+    embeddings = hf.embed_texts(hf.EncoderSpec(tiny_gemma3, "mean"), TEXTS[:3])
+    assert embeddings.shape == (3, 32)
+    model, _ = fine_tune_encoder(
+        tiny_gemma3, "linear", TEXTS, [index % 2 for index in range(len(TEXTS))], _settings(), pooling="last"
+    )
+    adapted = [name for name, _ in model.named_parameters() if "lora_" in name]
+    assert adapted and all(".language_model." in name for name in adapted)
+    assert not any(parameter.requires_grad for name, parameter in model.named_parameters() if "vision_tower" in name)

@@ -4,6 +4,7 @@ the device cannot run is one line."""
 
 from __future__ import annotations
 
+import warnings
 import numpy as np
 import pandas as pd
 import pytest
@@ -11,6 +12,7 @@ import torch
 
 from natcomp import hf
 from natcomp.errors import ConfigError
+from natcomp.finetuning import FineTuning
 from natcomp.hf import precision
 
 TEXTS = [f"the {a} sees the {b} ." for a in ("poet", "king", "baker", "mayor") for b in ("farmer", "judge", "cook")]
@@ -77,8 +79,8 @@ def test_the_checkpoints_dtype_is_read_from_either_config_key(config, expected):
     assert precision.checkpoint_dtype(config) == expected
 
 
-def test_auto_is_the_checkpoints_dtype_on_a_gpu_and_fp32_on_a_cpu(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: True)
+def test_auto_is_the_checkpoints_dtype_on_a_gpu_and_fp32_on_a_cpu(fake_gpus):
+    fake_gpus(8)
     assert precision.inference_dtype("auto", GPU, "bf16") == "bf16"
     assert precision.inference_dtype("auto", GPU, "fp16") == "fp16"
     assert precision.inference_dtype("auto", CPU, "bf16") == "fp32"
@@ -87,8 +89,8 @@ def test_auto_is_the_checkpoints_dtype_on_a_gpu_and_fp32_on_a_cpu(monkeypatch):
     assert precision.inference_dtype("fp32", GPU, "bf16") == "fp32"
 
 
-def test_a_bf16_checkpoint_on_a_gpu_without_bf16_runs_fp32_and_bf16_asked_there_is_one_line(monkeypatch):
-    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: False)
+def test_a_bf16_checkpoint_on_a_gpu_without_bf16_runs_fp32_and_bf16_asked_there_is_one_line(fake_gpus):
+    fake_gpus(7)
     assert precision.inference_dtype("auto", GPU, "bf16") == "fp32"
     with pytest.raises(ConfigError, match=r"^config dtype: bf16 was asked for but the GPU cuda cannot run it"):
         precision.inference_dtype("bf16", GPU, "bf16")
@@ -106,9 +108,9 @@ def test_a_dtype_that_is_not_one_is_one_line():
         precision.inference_dtype("fp8", CPU, "fp32")
 
 
-def test_training_autocasts_to_bf16_only_on_a_gpu_that_has_it(monkeypatch):
+def test_training_autocasts_to_bf16_only_on_a_gpu_that_has_it(fake_gpus):
     assert precision.training_precision(CPU) == "fp32"
-    monkeypatch.setattr(torch.cuda, "is_bf16_supported", lambda: True)
+    fake_gpus(8)
     assert precision.training_precision(GPU) == "fp32 weights, bf16 autocast"
     with precision.training_autocast(CPU):
         assert not torch.is_autocast_enabled("cuda")
@@ -197,3 +199,60 @@ def test_plane_nli_and_causal_scoring_run_a_bf16_checkpoint_in_fp32_on_a_cpu(rel
     assert generator.precision == "fp32" and generator.model.dtype == torch.float32
     scores = generator.loglikelihoods(["the poet sees"], [" the king ."])
     assert np.isfinite(scores[0][0])
+
+
+def test_bf16_is_native_bf16_on_the_jobs_own_gpu(fake_gpus):
+    """A V100 or T4 (compute capability 7) emulates bf16, slowly, and torch.cuda.is_bf16_supported()
+    says yes for it: natcomp takes the fp32 route there. It asks the job's GPU, not the current one."""
+    fake_gpus(7, 8)  # cuda:0 a V100, the current device; cuda:1 an A100
+    v100, a100 = torch.device("cuda:0"), torch.device("cuda:1")
+    assert not precision.has_bf16(v100) and precision.has_bf16(a100)
+    assert precision.inference_dtype("auto", v100, "bf16") == "fp32"
+    assert precision.inference_dtype("auto", a100, "bf16") == "bf16"
+    assert precision.training_precision(v100) == "fp32"
+    assert precision.training_precision(a100) == "fp32 weights, bf16 autocast"
+    with pytest.raises(ConfigError, match="bf16 was asked for but the GPU cuda:0 cannot run it"):
+        precision.inference_dtype("bf16", v100, "bf16")
+
+
+def test_lora_on_an_fp16_checkpoint_trains_in_fp16_with_a_gradient_scaler(fake_gpus):
+    """One rule for the frozen base under training: it stays in the checkpoint's half dtype and
+    the forward pass autocasts to that dtype, so no matmul re-rounds fp16 weights to bf16 and
+    training computes as the fp16 inference that follows; fp16 needs a gradient scaler."""
+    gpu = fake_gpus(8)
+    base = precision.training_dtype(FineTuning(method="lora"), gpu, "fp16")
+    assert base == "fp16" and precision.training_autocast_dtype(gpu, base) == "fp16"
+    with warnings.catch_warnings():  # this torch has no CUDA: its scaler says it is disabled
+        warnings.simplefilter("ignore")
+        assert isinstance(precision.gradient_scaler(gpu, base), torch.amp.GradScaler)
+    assert precision.training_autocast_dtype(gpu, "bf16") == "bf16" and precision.gradient_scaler(gpu, "bf16") is None
+    assert precision.training_autocast_dtype(gpu) == "bf16", "full fine-tuning: fp32 weights under bf16 autocast"
+    assert precision.training_precision(gpu, "fp16") == "frozen fp16 base, fp32 adapters and head, fp16 autocast"
+    v100 = fake_gpus(7)  # no bf16, but fp16 natively: the fp16 base trains there too
+    assert precision.training_dtype(FineTuning(method="lora"), v100, "fp16") == "fp16"
+    assert precision.training_autocast_dtype(v100, "fp16") == "fp16"
+
+
+def test_the_training_loop_autocasts_to_the_frozen_bases_dtype(monkeypatch, released):
+    """fine_tune_classifier asks for the autocast of the base it trains: an fp16 LoRA base's.
+    On the CPU the request is recorded and served by the CPU's own fp16 autocast, as a GPU's
+    would be, so the fp16 base, the fp32 adapters and the fp32 head train together."""
+    import contextlib
+
+    from natcomp.hf import training
+
+    asked = []
+
+    @contextlib.contextmanager
+    def recording(device, base="fp32"):
+        asked.append(base)
+        with torch.autocast(device_type="cpu", dtype=torch.float16, enabled=base == "fp16"):
+            yield
+
+    monkeypatch.setattr(training, "training_autocast", recording)
+    model = hf.load_sequence_classifier(released["gpt2_fp16"], num_labels=2, seed=0, dtype="fp16")
+    tokenizer = hf.load_tokenizer(released["gpt2_fp16"])
+    lora = FineTuning(method="lora", rank=2, alpha=4, dropout=0.0, gradient_checkpointing=False, learning_rate=1e-3)
+    settings = hf.FineTuneSettings(epochs=1, batch_size=2, learning_rate=1e-5, device="cpu", fine_tuning=lora)
+    hf.fine_tune_classifier(model, tokenizer, ["a good film", "a dull plot"], [1, 0], settings=settings)
+    assert asked == ["fp16"]

@@ -17,7 +17,7 @@ if _SRC not in sys.path:
 from natcomp.configcheck import check_sections
 from natcomp.download import download_entry
 from natcomp.errors import ConfigError
-from natcomp.finetuning import family_setting
+from natcomp.finetuning import family_training
 from natcomp.jobsize import JobSettings, RuleResources
 from natcomp.summary import run_scale, run_settings
 from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
@@ -58,11 +58,12 @@ def check_model_jobs(rule, model_of, fine_tuning_of=None, **values):
 
 
 def fine_tuning_of(family):
-    """A fine-tuning rule's fine_tuning_of for MODEL_JOBS: its family's setting
-    (natcomp.finetuning.family_setting; auto is decided per model when the job is sized).
+    """A fine-tuning rule's fine_tuning_of for MODEL_JOBS: its family's setting, batch size
+    and length (natcomp.finetuning.family_training; auto is decided per model when the job
+    is sized).
     """
-    setting = stop_on_config_error(family_setting, config, family)
-    return lambda wildcards: setting
+    training = stop_on_config_error(family_training, config, family)
+    return lambda wildcards: training
 
 
 # One run per folder (natcomp.runs): results/ of this working directory must belong to

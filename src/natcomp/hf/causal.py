@@ -26,7 +26,7 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_causal_lm_config
-from natcomp.jobsize import model_file
+from natcomp.model_description import model_file
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio
 
 hide_mismatched_torchaudio()  # before anything imports a transformers model class

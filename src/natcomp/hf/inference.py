@@ -21,7 +21,7 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.hf.kinds import is_decoder_only
-from natcomp.hf.placement import is_placed
+from natcomp.hf.placement import input_device, is_placed, place_heads
 
 #: One input: a text, or a pair of texts for sentence-pair models.
 TextInput = str | tuple[str, str]
@@ -223,20 +223,20 @@ def output_field(output, name: str):
 
 
 def model_device(model: torch.nn.Module) -> torch.device:
-    """The device a model's inputs go to: for a model spread over devices
-    (:func:`natcomp.hf.placement.is_placed`) that of its input embeddings, else that of its
-    first parameter (CPU for a model without parameters)."""
-    if is_placed(model) and hasattr(model, "get_input_embeddings"):
-        return model.get_input_embeddings().weight.device
-    return next((parameter.device for parameter in model.parameters()), torch.device("cpu"))
+    """The device a model's inputs go to (:func:`natcomp.hf.placement.input_device`): for a
+    model spread over devices where accelerate runs it, else that of its first parameter."""
+    return input_device(model)
 
 
 @contextlib.contextmanager
 def _evaluating(model: torch.nn.Module, device: torch.device | str | None) -> Iterator[torch.device]:
     """Run the block with ``model`` in eval mode under ``torch.inference_mode`` on ``device``
-    (None: where the model is; a model spread over devices stays where it was placed); the
-    block gets the device of the model's inputs. The model's training flag is restored."""
-    if device is not None and not is_placed(model):
+    (None: where the model is; a placed model stays where accelerate put it, and the heads
+    around it go to its states' device: :func:`natcomp.hf.placement.place_heads`); the block
+    gets the device of the model's inputs. The model's training flag is restored."""
+    if is_placed(model):
+        place_heads(model)
+    elif device is not None:
         model.to(device)
     was_training = model.training
     model.eval()
@@ -284,12 +284,13 @@ def encode(
     """
     if pooling not in POOLINGS:
         raise ConfigError("pooling", f"'{pooling}' is not a pooling; expected one of {', '.join(POOLINGS)}")
-    layers = getattr(model.config, "num_hidden_layers", None)
+    text = model.config.get_text_config()  # a multimodal checkpoint's language model (Gemma 3)
+    layers = getattr(text, "num_hidden_layers", None)
     if layers is not None and not -(layers + 1) <= layer <= layers:
         raise ConfigError(
             "layer", f"{layer} is not a layer of this model; expected -{layers + 1} to {layers} (-1: the last)"
         )
-    width = model.config.hidden_size
+    width = text.hidden_size
 
     special_ids = list(getattr(tokenizer, "all_special_ids", []) or [])
 

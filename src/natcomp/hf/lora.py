@@ -11,8 +11,10 @@ Gradient checkpointing, when on, is the backbone's (non-reentrant ``torch.utils.
 
 Precision (:mod:`natcomp.hf.precision`): full fine-tuning trains fp32 weights; LoRA keeps
 the frozen base in the dtype it was loaded in (:func:`natcomp.hf.precision.training_dtype`:
-bf16 for a bf16 checkpoint on a GPU with bf16, fp32 elsewhere) and the adapters and the
-head in fp32 (:func:`place_for_training`). peft is imported only when LoRA is applied.
+the checkpoint's half dtype on a GPU, fp32 on a CPU) and the adapters and the head in fp32
+(:func:`place_for_training`). A placed model (:func:`natcomp.hf.placement.is_placed`) is
+never moved; its heads go to the device of the states they read. peft is imported only when
+LoRA is applied.
 """
 
 from __future__ import annotations
@@ -24,13 +26,13 @@ import torch
 
 from natcomp.errors import ConfigError
 from natcomp.finetuning import FineTuning
+from natcomp.hf.placement import is_placed, place_heads
 
 __all__ = [
     "AppliedFineTuning",
     "apply_fine_tuning",
     "backbone",
     "finish_training",
-    "is_placed",
     "place_for_training",
 ]
 
@@ -59,6 +61,14 @@ def backbone(model: torch.nn.Module):
             "pretrained model of a classifier"
         )
     return found[0][1].base_model
+
+
+def _language_model(base: torch.nn.Module) -> torch.nn.Module:
+    """The language model of a multimodal backbone (Gemma 3's ``language_model``), else the backbone."""
+    from transformers import PreTrainedModel
+
+    language = getattr(base, "language_model", None)
+    return language if isinstance(language, PreTrainedModel) else base
 
 
 @dataclass(frozen=True)
@@ -112,10 +122,12 @@ def apply_fine_tuning(
     if fine_tuning.method not in ("full", "lora"):
         raise ValueError(f"resolve the fine-tuning method first (FineTuning.resolved), not {fine_tuning.method!r}")
     base = backbone(model)
-    model_type = getattr(base.config, "model_type", None)
+    # a multimodal checkpoint (Gemma 3): LoRA adapts its language model, the vision tower stays frozen
+    language = _language_model(base)
+    model_type = getattr(language.config, "model_type", None)
     if fine_tuning.method == "lora":
         targets = list(dict.fromkeys(fine_tuning.modules(str(model_type), key).values()))
-        _inject_lora(base, fine_tuning, targets, key)
+        _inject_lora(language, fine_tuning, targets, key)
         adapted = {name for name, _ in base.named_parameters() if "lora_" in name}
         for name, parameter in base.named_parameters():
             parameter.requires_grad_(name in adapted)
@@ -124,14 +136,14 @@ def apply_fine_tuning(
             if id(parameter) not in inside:
                 parameter.requires_grad_(True)  # the head: trained in full
     if fine_tuning.gradient_checkpointing is True:
-        if not getattr(base, "supports_gradient_checkpointing", False):
+        if not getattr(language, "supports_gradient_checkpointing", False):
             raise ConfigError(
                 f"{key}.gradient_checkpointing",
-                f"{type(base).__name__} cannot checkpoint its activations; expected false for this model",
+                f"{type(language).__name__} cannot checkpoint its activations; expected false for this model",
             )
-        base.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
-        if getattr(base.config, "use_cache", None):
-            base.config.use_cache = False  # a key-value cache serves generation, not training
+        language.activation_checkpointing_enable(activation_checkpointing_kwargs={"use_reentrant": False})
+        if getattr(language.config, "use_cache", None):
+            language.config.use_cache = False  # a key-value cache serves generation, not training
     trainable = sum(parameter.numel() for parameter in model.parameters() if parameter.requires_grad)
     total = sum(parameter.numel() for parameter in model.parameters())
     description = fine_tuning.describe(model_type)
@@ -145,29 +157,23 @@ def apply_fine_tuning(
     return AppliedFineTuning(fine_tuning, description, trainable, total)
 
 
-def is_placed(model: torch.nn.Module) -> bool:
-    """Whether accelerate has placed ``model`` (or a model inside it) across devices
-    (``hf_device_map``): such a model is never moved with ``.to(device)``."""
-    return any(getattr(module, "hf_device_map", None) for module in model.modules())
-
-
 def place_for_training(model: torch.nn.Module, method: str, device: torch.device) -> torch.device:
     """Put ``model`` on ``device`` in its training dtypes; returns the device its inputs go
     to. ``full``: every weight in fp32 (master weights). ``lora``: the frozen weights stay
     in the dtype they were loaded in (:func:`natcomp.hf.precision.training_dtype`), the
-    trainable ones (adapters, head) in fp32. A model accelerate placed across devices
-    (:func:`is_placed`) stays where it is; its inputs go to its first parameter's device."""
-    placed = is_placed(model)
-    if method == "full":
-        model.to(dtype=torch.float32) if placed else model.to(device, dtype=torch.float32)
+    trainable ones (adapters, head) in fp32. A placed model (:func:`natcomp.hf.placement.is_placed`)
+    stays where accelerate put it, its weights cast in place, and its heads go to the device
+    of the states they read (:func:`natcomp.hf.placement.place_heads`), where its inputs go too."""
+    if is_placed(model):
+        device = place_heads(model)
+    elif method == "full":
+        model.to(device, dtype=torch.float32)
     else:
-        if not placed:
-            model.to(device)
-        for parameter in model.parameters():
-            if parameter.requires_grad and parameter.dtype != torch.float32:
-                parameter.data = parameter.data.float()
-    if placed:
-        return next(parameter.device for parameter in model.parameters())
+        model.to(device)
+    for parameter in model.parameters():
+        trained = method == "full" or parameter.requires_grad
+        if trained and parameter.dtype != torch.float32 and parameter.device.type != "meta":
+            parameter.data = parameter.data.float()
     return device
 
 

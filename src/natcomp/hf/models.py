@@ -330,10 +330,22 @@ def load_sequence_classifier(
     model = _load(
         AutoModelForSequenceClassification, "sequence classifier", name_or_path, key, dtype=dtype, **kwargs
     ).eval()
-    if is_decoder_only(model) and getattr(model.config, "pad_token_id", None) is None:
-        # transformers' head of a decoder-only model classifies from the last token that is
-        # not the pad token: without a pad token id it takes the last column, padding or not
-        model.config.pad_token_id = load_tokenizer(name_or_path, key).pad_token_id
+    if is_decoder_only(model):
+        # transformers' head of a decoder-only model classifies from the last token that is not
+        # the config's pad token (of its text config): it must be the id the tokenizer pads
+        # with, or a right-padded row is read at a padding position (none found: the last column)
+        text = model.config.get_text_config()
+        pad = load_tokenizer(name_or_path, key).pad_token_id
+        if text.pad_token_id != pad:
+            if text.pad_token_id is not None:
+                logger.info(
+                    "%s: the config's pad id %s is not its tokenizer's (%s): %s",
+                    name_or_path,
+                    text.pad_token_id,
+                    pad,
+                    pad,
+                )
+            text.pad_token_id = pad
     return model
 
 

@@ -1,21 +1,25 @@
-"""Where a model's weights go when it loads: the job's one device, or spread over the job's
-GPUs when they do not fit one (issue 43; docs/hf.md, "Large models").
+"""Where a model's weights go when it loads, and where its inputs and heads go after: the
+job's one device, or spread over the job's GPUs when they do not fit one (docs/hf.md,
+"Large models").
 
 :func:`placement` decides from the model's size, the dtype it loads in and the memory of
-the GPUs the job sees: nothing (the model loads whole and the caller moves it to its
-device, as before) on a CPU, for a model of unknown size, or when the model fits the first
-GPU with :data:`natcomp.jobsize.OVERHEAD` to spare; otherwise ``device_map="auto"`` with a
-``max_memory`` budget per GPU (:func:`natcomp.jobsize.weights_budget_bytes`: the weights a
-GPU may hold so that its activations fit beside them), which accelerate fills in balance,
-successive layers on successive GPUs. The GPUs' own memory is used (what the scheduler gave
-the job), not ``gpus.memory_gb``, which sized the job's request (:mod:`natcomp.jobsize`).
+the GPUs the job sees: nothing on a CPU; on a GPU, straight onto the first GPU
+(``device_map={"": 0}``: no copy of the weights in host memory, as lm-evaluation-harness's
+HFLM loads them) where it fits with :data:`natcomp.model_description.OVERHEAD` to spare or
+its size is unknown; otherwise ``device_map="auto"`` with a ``max_memory`` budget per GPU
+(:func:`natcomp.model_description.weights_budget_bytes`: the weights a GPU may hold so that
+its activations fit beside them), which accelerate fills in balance, successive layers on
+successive GPUs. The GPUs' own memory is used (what the scheduler gave the job), not
+``gpus.memory_gb``, which sized the job's request (:mod:`natcomp.jobsize`).
 
-Every model loader of :mod:`natcomp.hf` goes through :func:`load_placement`
-(:func:`natcomp.hf.models._load`). A placed model (:func:`is_placed`) is never moved with
-``.to``: the inference helpers send its inputs to the device of its input embeddings
-(:func:`natcomp.hf.inference.model_device`), and accelerate's hooks carry each layer's
-states to the next GPU. The layers run one after the other, so a placed model is no faster
-than one GPU holding it all; it is what lets a 70B model run at all.
+*Placed* (:func:`is_placed`) means one thing everywhere: accelerate spread the model, or a
+transformers model inside it (NonCompSST's and PSS's head modules hold one), over more than
+one device (GPUs, or layers offloaded to the CPU or disk). A placed model is never moved with
+``.to``: its inputs go to the device accelerate runs its first layers on (:func:`input_device`),
+accelerate's hooks carry each layer's states to the next device and bring the outputs back
+there, and the heads natcomp puts on it are moved there (:func:`place_heads`). The layers run
+one after the other, so a placed model is no faster than one GPU holding it all; it is what
+lets a 70B model run at all.
 """
 
 from __future__ import annotations
@@ -24,12 +28,12 @@ import logging
 import os
 from collections.abc import Sequence
 
-from natcomp import jobsize
+from natcomp import jobsize, model_description
 from natcomp.errors import ConfigError
 
 logger = logging.getLogger(__name__)
 
-__all__ = ["is_placed", "load_placement", "placement", "visible_gpu_memory"]
+__all__ = ["input_device", "is_placed", "load_placement", "place_heads", "placement", "visible_gpu_memory"]
 
 
 def placement(
@@ -41,17 +45,18 @@ def placement(
     model: str = "the model",
 ) -> dict:
     """``from_pretrained`` keyword arguments that place a model of ``parameters`` loaded in
-    ``dtype`` (a name of :data:`natcomp.jobsize.DTYPE_BYTES`) on GPUs of ``gpu_memory``
-    bytes each (the job's visible GPUs, in order; empty: none): ``{}`` without a GPU, for an
-    unknown size, or where one GPU holds it; else ``device_map="auto"`` and ``max_memory``
-    ``{index: "<n>GiB"}`` per GPU. A model whose weights exceed the budgets of all the GPUs
-    together is a one-line :class:`ConfigError` naming ``key``."""
-    if not gpu_memory or parameters is None:
+    ``dtype`` (a name of :data:`natcomp.model_description.DTYPE_BYTES`) on GPUs of ``gpu_memory``
+    bytes each (the job's visible GPUs, in order; empty: none): ``{}`` without a GPU;
+    ``device_map={"": 0}`` (straight onto the first GPU) for an unknown size or where one GPU
+    holds it; else ``device_map="auto"`` and ``max_memory`` ``{index: "<n>GiB"}`` per GPU. A
+    model whose weights exceed the budgets of all the GPUs together is a one-line
+    :class:`ConfigError` naming ``key``."""
+    if not gpu_memory:
         return {}
-    if jobsize.gpu_memory_bytes(parameters, "inference", dtype) <= gpu_memory[0]:
-        return {}
-    budgets = [jobsize.weights_budget_bytes(memory) for memory in gpu_memory]
-    weights = parameters * jobsize.DTYPE_BYTES[dtype]
+    if parameters is None or model_description.gpu_memory_bytes(parameters, "inference", dtype) <= gpu_memory[0]:
+        return {"device_map": {"": 0}}
+    budgets = [model_description.weights_budget_bytes(memory) for memory in gpu_memory]
+    weights = parameters * model_description.DTYPE_BYTES[dtype]
     if weights > sum(budgets):
         gpus = jobsize.format_gpus(len(gpu_memory))
         raise ConfigError(
@@ -81,16 +86,78 @@ def load_placement(name_or_path: str | os.PathLike, dtype: str, key: str = "mode
     gpus = visible_gpu_memory()
     if not gpus:
         return {}
-    config = jobsize.model_config(name_or_path)
-    parameters = jobsize.parameter_count(config) if config else None
+    config = model_description.model_config(name_or_path)
+    parameters = model_description.parameter_count(config) if config else None
     kwargs = placement(parameters, dtype, gpus, key=key, model=str(name_or_path))
-    if kwargs:
+    if "max_memory" in kwargs:
         logger.info("%s spread over %s: at most %s of weights each", name_or_path, len(gpus), kwargs["max_memory"])
     return kwargs
 
 
+def _spread(device_map: object) -> bool:
+    """Whether an ``hf_device_map`` names more than one device (``{"": 0}`` names one)."""
+    return isinstance(device_map, dict) and len({str(device) for device in device_map.values()}) > 1
+
+
+def _placed_models(model) -> list:
+    """The modules of ``model`` (itself included) that accelerate spread over devices, outermost first."""
+    placed = []
+    for module in model.modules():
+        if _spread(getattr(module, "hf_device_map", None)) and not any(
+            any(module is inner for inner in outer.modules()) for outer in placed
+        ):
+            placed.append(module)
+    return placed
+
+
 def is_placed(model) -> bool:
-    """Whether ``model`` was loaded with a ``device_map`` (accelerate placed its modules:
-    it must not be moved with ``.to``)."""
-    device_map = getattr(model, "hf_device_map", None)
-    return isinstance(device_map, dict) and bool(device_map)
+    """Whether accelerate spread ``model``, or a model inside it, over more than one device
+    (GPUs, or layers offloaded to the CPU or disk): it must never be moved with ``.to``."""
+    return bool(_placed_models(model))
+
+
+def _as_device(device):
+    import torch
+
+    return torch.device(device) if not isinstance(device, torch.device) else device
+
+
+def input_device(model):
+    """The device ``model``'s inputs go to: for a placed model, the device accelerate runs it
+    on (its dispatch hook's, where the outputs come back to; the first GPU); else that of its
+    first parameter (the CPU for a model without parameters)."""
+    import torch
+
+    placed = _placed_models(model)
+    if placed:
+        device = getattr(getattr(placed[0], "_hf_hook", None), "execution_device", None)
+        if device is not None:
+            return _as_device(device)
+        return placed[0].get_input_embeddings().weight.device
+    return next((parameter.device for parameter in model.parameters()), torch.device("cpu"))
+
+
+def place_heads(model):
+    """Move what natcomp added around a placed model (NonCompSST's and PSS's heads: every
+    module outside the placed transformers model) to the device of the states they read,
+    :func:`input_device`; the placed model itself stays where accelerate put it. Returns that
+    device (for a model that is not placed: where it is, nothing moved)."""
+    device = input_device(model)
+    placed = _placed_models(model)
+    if not placed:
+        return device
+    inside = {id(module) for outer in placed for module in outer.modules()}
+
+    def move(module) -> None:
+        if id(module) in inside:
+            return
+        if not any(id(inner) in inside for inner in module.modules()):
+            module.to(device)
+            return
+        for tensor in [*module.parameters(recurse=False), *module.buffers(recurse=False)]:
+            tensor.data = tensor.data.to(device)
+        for child in module.children():
+            move(child)
+
+    move(model)
+    return device

@@ -1025,7 +1025,9 @@ _LLAMA31_ROPE = dict(
     original_max_position_embeddings=8192,
 )
 #: Released models by name: the architecture of :data:`ARCHITECTURES` whose tokenizer and
-#: conventions they have, and their real sizes (their ``config.json``'s, bf16 releases).
+#: conventions they have, and their real sizes (their ``config.json``'s, bf16 releases). A
+#: multimodal checkpoint's sizes are its nested ``text_config`` and ``vision_config``
+#: (:data:`_MULTIMODAL` names its config and model classes).
 REAL_SHAPES: Mapping[str, tuple[str, Mapping[str, object]]] = {
     "Qwen2.5-0.5B": (
         "qwen2.5",
@@ -1070,7 +1072,41 @@ REAL_SHAPES: Mapping[str, tuple[str, Mapping[str, object]]] = {
             tie_word_embeddings=False,
         ),
     ),
+    # google/gemma-3-27b-pt: Gemma3ForConditionalGeneration, its language model under
+    # text_config, a SigLIP vision tower under vision_config
+    "Gemma-3-27B": (
+        "gemma2",
+        dict(
+            text_config=dict(
+                hidden_size=5376,
+                intermediate_size=21504,
+                num_hidden_layers=62,
+                num_attention_heads=32,
+                num_key_value_heads=16,
+                head_dim=128,
+                query_pre_attn_scalar=168,
+                sliding_window=1024,
+                vocab_size=262208,
+                rope_parameters=dict(
+                    full_attention=dict(rope_type="linear", factor=8.0, rope_theta=1_000_000.0),
+                    sliding_attention=dict(rope_type="default", rope_theta=10_000.0),
+                ),
+            ),
+            vision_config=dict(
+                hidden_size=1152,
+                image_size=896,
+                intermediate_size=4304,
+                num_attention_heads=16,
+                num_hidden_layers=27,
+                patch_size=14,
+                vision_use_head=False,
+            ),
+            mm_tokens_per_image=256,
+        ),
+    ),
 }
+#: the config and model classes of the multimodal checkpoints of :data:`REAL_SHAPES`
+_MULTIMODAL = {"Gemma-3-27B": ("Gemma3Config", "Gemma3ForConditionalGeneration")}
 
 #: what the tokenizer of a :func:`real_shape_model` is trained on when no texts are given
 _SHAPE_TEXTS = ("English: the movie was good\nDutch: de film was goed\n",) * 8
@@ -1091,9 +1127,15 @@ def real_shape_model(
     architecture, sizes = REAL_SHAPES[name]
     spec = ARCHITECTURES[architecture]
     tokenizer = _tokenizer(spec, list(texts), seed)
-    config = getattr(transformers, spec.config_class)(
-        **{**spec.config, **sizes}, **_token_ids(tokenizer, spec.token_ids), architectures=[spec.model_class]
-    )
+    token_ids = _token_ids(tokenizer, spec.token_ids)
+    if name in _MULTIMODAL:  # the language model's sizes and token ids under text_config
+        config_class, model_class = _MULTIMODAL[name]
+        nested = {**sizes, "text_config": {**sizes["text_config"], **token_ids}}
+        config = getattr(transformers, config_class)(**nested, architectures=[model_class])
+    else:
+        config = getattr(transformers, spec.config_class)(
+            **{**spec.config, **sizes}, **token_ids, architectures=[spec.model_class]
+        )
     config.dtype = spec.dtype
     directory = Path(directory)
     config.save_pretrained(directory)

@@ -21,17 +21,17 @@ import numpy as np
 import torch
 
 from natcomp.errors import ConfigError
-from natcomp.finetuning import GPU_MEMORY_GB, FineTuning
+from natcomp.finetuning import GPU_MEMORY_GB, FamilyTraining, FineTuning
 from natcomp.hf.inference import (
     TextInput,
-    length_sorted_batches,
     model_device,
     model_inputs,
     output_field,
+    predict_logits,
     tokenize,
 )
 from natcomp.hf.models import device as pick_device
-from natcomp.hf.precision import TORCH_DTYPES, training_autocast, training_precision
+from natcomp.hf.precision import TORCH_DTYPES, gradient_scaler, training_autocast, training_precision
 
 logger = logging.getLogger(__name__)
 
@@ -42,14 +42,24 @@ _HF_SCHEDULER = {"cosine": "cosine", "linear": "linear", "constant": "constant_w
 
 
 def optimizer_step(
-    loss: torch.Tensor, model: torch.nn.Module, optimizer, scheduler, gradient_clip: float | None
+    loss: torch.Tensor, model: torch.nn.Module, optimizer, scheduler, gradient_clip: float | None, scaler=None
 ) -> None:
     """One update: back-propagate ``loss``, clip the gradient norm (None: no clipping),
-    step the optimiser and the learning-rate schedule, clear the gradients."""
-    loss.backward()
+    step the optimiser and the learning-rate schedule, clear the gradients. ``scaler`` (fp16
+    autocast: :func:`natcomp.hf.precision.gradient_scaler`) scales the loss and unscales the
+    gradients before they are clipped, as torch's mixed-precision recipe does."""
+    if scaler is None:
+        loss.backward()
+    else:
+        scaler.scale(loss).backward()
+        scaler.unscale_(optimizer)
     if gradient_clip is not None:
         torch.nn.utils.clip_grad_norm_(model.parameters(), gradient_clip)
-    optimizer.step()
+    if scaler is None:
+        optimizer.step()
+    else:
+        scaler.step(optimizer)
+        scaler.update()
     scheduler.step()
     optimizer.zero_grad(set_to_none=True)
 
@@ -215,17 +225,22 @@ class FineTuneSettings:
         except (TypeError, ValueError) as error:
             raise ConfigError(key, str(error)) from None
 
-    def for_model(self, name_or_path, gpu_memory_gb: float = GPU_MEMORY_GB) -> FineTuneSettings:
-        """These settings with ``fine_tuning`` ``auto`` decided for the model at
-        ``name_or_path`` by its size (its ``config.json``; :meth:`FineTuning.for_model`);
-        unchanged when the method is decided already."""
-        if self.fine_tuning.method != "auto":
-            return self
-        from natcomp.jobsize import model_config
+    def for_model(
+        self, name_or_path, gpu_memory_gb: float = GPU_MEMORY_GB, key: str = "fine_tuning"
+    ) -> FineTuneSettings:
+        """These settings with ``fine_tuning`` decided for the model at ``name_or_path``
+        (:meth:`natcomp.model_description.ModelDescription.resolve`: the method by its size,
+        LoRA's learning rate, checkpointing by these settings' batch and length); unchanged
+        when the workflow decided it already (what a job's params carry)."""
+        setting = self.fine_tuning
+        if setting.method != "auto" and setting.gradient_checkpointing != "auto":
+            if setting.method == "full" or setting.learning_rate is not None:
+                return self
+        from natcomp.model_description import ModelDescription
 
-        return dataclasses.replace(
-            self, fine_tuning=self.fine_tuning.for_model(model_config(name_or_path), gpu_memory_gb)
-        )
+        training = FamilyTraining(setting, self.batch_size, self.max_length)
+        resolved = ModelDescription.read(name_or_path).resolve(training, gpu_memory_gb, key)
+        return dataclasses.replace(self, fine_tuning=resolved)
 
 
 @dataclass
@@ -271,17 +286,11 @@ def _parameter_groups(model: torch.nn.Module, weight_decay: float) -> list[dict]
 
 
 def _predict(model, tokenizer, texts, settings, run_device) -> np.ndarray:
-    """argmax of the logits, input order (eval mode, no gradients)."""
-    predictions = np.empty(len(texts), dtype=np.int64)
-    was_training = model.training
-    model.eval()
-    with torch.inference_mode(), training_autocast(run_device):
-        for indices in length_sorted_batches(texts, settings.batch_size):
-            batch = tokenize(tokenizer, [texts[index] for index in indices], settings.max_length)
-            logits = output_field(model(**model_inputs(model, batch, run_device)), "logits")
-            predictions[indices] = logits.argmax(dim=-1).cpu().numpy()
-    model.train(was_training)
-    return predictions
+    """argmax of the logits, input order: :func:`natcomp.hf.predict_logits`, the function the
+    families' final predictions call, without autocast, so that the epoch validation keeps is
+    chosen by the numerics its final predictions have (the model's training flag is restored)."""
+    logits = predict_logits(model, tokenizer, texts, batch_size=settings.batch_size, max_length=settings.max_length)
+    return logits.argmax(axis=1)
 
 
 def trained_state(model: torch.nn.Module) -> dict[str, torch.Tensor]:
@@ -341,14 +350,20 @@ def fine_tune_classifier(
 
     set_seed(settings.seed)
     fine_tuning = settings.fine_tuning
-    if fine_tuning.method == "auto":
+    undecided = fine_tuning.method == "auto" or fine_tuning.gradient_checkpointing == "auto"
+    if undecided or (fine_tuning.method == "lora" and fine_tuning.learning_rate is None):
+        # decided by the model's own size (checkpointing only where asked: a job's comes decided)
         fine_tuning = fine_tuning.resolved(sum(parameter.numel() for parameter in model.parameters()))
     applied = apply_fine_tuning(model, fine_tuning, fine_tuning_key, log)
     # full: fp32 master weights whatever the checkpoint's dtype; LoRA: the frozen base as
     # loaded, the adapters and the head in fp32 (natcomp.hf.precision)
     run_device = place_for_training(model, fine_tuning.method, pick_device(settings.device))
-    log.info("training in %s on %s", training_precision(run_device, _frozen_dtype(model)), run_device)
-    optimizer = torch.optim.AdamW(_parameter_groups(model, settings.weight_decay), lr=settings.learning_rate)
+    base = _frozen_dtype(model)
+    log.info("training in %s on %s", training_precision(run_device, base), run_device)
+    # LoRA trains at its own rate: the family's is full fine-tuning's (natcomp.finetuning)
+    learning_rate = fine_tuning.learning_rate if fine_tuning.method == "lora" else settings.learning_rate
+    optimizer = torch.optim.AdamW(_parameter_groups(model, settings.weight_decay), lr=learning_rate)
+    scaler = gradient_scaler(run_device, base)
     steps_per_epoch = math.ceil(len(train_texts) / settings.batch_size)
     total_steps = steps_per_epoch * settings.epochs
     scheduler = get_scheduler(
@@ -369,12 +384,12 @@ def fine_tune_classifier(
         for start in range(0, len(order), settings.batch_size):
             indices = order[start : start + settings.batch_size]
             batch = tokenize(tokenizer, [train_texts[index] for index in indices], settings.max_length)
-            with training_autocast(run_device):
+            with training_autocast(run_device, base):
                 output = model(**model_inputs(model, batch, run_device), labels=labels_tensor[indices].to(run_device))
             loss = output_field(output, "loss")
             if loss is None:
                 raise TypeError("the model returned no loss for labels; see natcomp.hf.training for the contract")
-            optimizer_step(loss, model, optimizer, scheduler, settings.gradient_clip)
+            optimizer_step(loss, model, optimizer, scheduler, settings.gradient_clip, scaler)
             loss_sum += float(loss.detach()) * len(indices)
         row = {"epoch": epoch, "train_loss": loss_sum / len(train_texts), "valid_metric": None}
         if has_valid:

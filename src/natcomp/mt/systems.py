@@ -46,7 +46,7 @@ def configured_family(system: Mapping, key: str = "model") -> str:
     family = system.get("family") or "auto"
     if family != "auto":
         return family
-    from natcomp.jobsize import model_file
+    from natcomp.model_description import model_file
 
     # a folder's, a shipped or cached model's, an adapter's base's (natcomp.adapters)
     path = model_file(str(system["model"]), "config.json")

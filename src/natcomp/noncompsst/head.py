@@ -57,7 +57,8 @@ class SentimentHeadClassifier(torch.nn.Module):
         self.num_labels = num_labels
         self.pooling = head_pooling(encoder)
         self.head = torch.nn.Sequential(
-            torch.nn.Linear(encoder.config.hidden_size, hidden),
+            # the language model's width: a multimodal checkpoint's (Gemma 3) is its text config's
+            torch.nn.Linear(encoder.config.get_text_config().hidden_size, hidden),
             torch.nn.Dropout(dropout),
             torch.nn.ReLU(),
             torch.nn.Linear(hidden, num_labels),

@@ -71,7 +71,7 @@ def train_and_predict(
     from natcomp.noncompsst.head import load_sentiment_head_classifier
 
     started = time.perf_counter()
-    settings = settings.for_model(model)
+    settings = settings.for_model(model, key=family_key("noncompsst"))
     tokenizer = hf.load_tokenizer(model)
     dtype = hf.training_load_dtype(model, settings.fine_tuning, hf.device(settings.device))
     classifier = load_sentiment_head_classifier(model, 7, seed=settings.seed, dtype=dtype)

@@ -444,7 +444,7 @@ def fine_tune_settings(training: Mapping, seed: int):
     """The ``training`` section as :class:`natcomp.hf.FineTuneSettings` for one seed: the
     best epoch on validation kept; gradient clipping (in neither the paper nor the released
     code) only where ``gradient_clip`` is set; ``fine_tuning`` as the section says it
-    (the workflow resolves ``auto`` per model: :func:`natcomp.finetuning.family_fine_tuning`),
+    (the workflow resolves ``auto`` per model: :func:`natcomp.model_description.job_setting`),
     full where it says nothing (the paper's)."""
     from natcomp import hf
     from natcomp.finetuning import FineTuning, family_key

@@ -38,7 +38,7 @@ def fine_tune_and_test(
 
     key = "plane.finetune.model"
     hf.check_model_available(model_name, key)
-    settings = settings.for_model(model_name)
+    settings = settings.for_model(model_name, key=family_key("plane"))
     tokenizer = hf.load_tokenizer(model_name, key)
     dtype = hf.training_load_dtype(model_name, settings.fine_tuning, hf.device(settings.device), key)
     model = hf.load_sequence_classifier(model_name, num_labels=2, seed=settings.seed, key=key, dtype=dtype)

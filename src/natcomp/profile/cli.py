@@ -238,9 +238,9 @@ def plan_run(
     ``target_lang`` (one of ``--target-lang``): the run's ``mt.target_lang``, its base config
     made by ``target_languages.configure`` (at demo scale, the English side of the demo data)."""
     from natcomp.adapters import check_base_found_anywhere, read_adapter
-    from natcomp.finetuning import FAMILY_SECTIONS, family_setting
-    from natcomp.hf.precision import check_dtype_name, checkpoint_dtype, precision_note
+    from natcomp.hf.precision import check_dtype_name
     from natcomp.jobsize import JobSettings
+    from natcomp.model_description import ModelDescription
     from natcomp.profile import fit, runconfig
     from natcomp.profile.jobs import format_jobs, job_plan
 
@@ -299,15 +299,16 @@ def plan_run(
         base = runconfig.with_fine_tuning(
             base, fine_tuning, chosen, "the model fits" if families is None else "--families runs"
         )
-    # how each fine-tuning family trains this model: decided now, as its jobs will (natcomp.finetuning)
-    tuned = fit.fine_tuning_plan(base, chosen, model_config)
     requested = check_dtype_name(base.get("dtype", "auto"), f"{base_path}: dtype")
-    lora = any(text.startswith("LoRA") for text in tuned.values())
-    precision = precision_note(requested, checkpoint_dtype(model_config), lora)
+    # the model described once (natcomp.model_description): its size, dtypes and how each
+    # fine-tuning family trains it, decided now as its jobs will; the plan, the jobs, the
+    # record and the profile page read it
+    described = ModelDescription(model, model_config, adapter, kinds, kinds.chat_template)
+    described = described.for_run({**base, "dtype": requested}, chosen)
+    tuned = described.fine_tuning_texts()
     # each job's GPUs, memory and time; a model too large for gpus.max_per_job stops here
     job_settings = JobSettings.from_config({**base, "dtype": requested})
-    settings_of = {family: family_setting(base, family) for family in chosen if family in FAMILY_SECTIONS}
-    jobs = job_plan(model_config, kinds, chosen, job_settings, base=base, model=model, fine_tuning=settings_of)
+    jobs = job_plan(described, chosen, job_settings, base=base)
     # whether MT and PLANE prompting apply the chat template: only when asked (fit.chat_templates)
     chat = fit.chat_templates(kinds, base, mt_system, chosen)
     scale = runconfig.scale_of(base, base_path)
@@ -318,16 +319,12 @@ def plan_run(
         "base": str(base_path),
         "families": list(chosen),
         "plane": {"prompting": kinds.language_model, "nli": kinds.nli},
-        "dtype": requested,
-        "checkpoint_dtype": checkpoint_dtype(model_config),
-        "precision": precision,
+        **described.record(),  # dtypes, precision, parameters, fine_tuning
     }
     if language is not None:  # --target-lang: the language of this run, and what its scale leaves out
         record.update(target_lang=target_lang, target_language=language, left_out=left_out)
     if chat:
         record["chat_template"] = chat  # family -> applied, for the profile
-    if tuned:
-        record["fine_tuning"] = tuned  # family -> the method in words, for the profile
     what = model
     if adapter is not None:  # the profile is of the base with the adapter merged
         record.update(adapter=location, adapter_method=adapter.describe(), base_model=adapter.base_location)
@@ -343,7 +340,7 @@ def plan_run(
         record=record,
         targets=runconfig.profile_targets(chosen, kinds),
         jobs=jobs,
-        jobs_table=format_jobs(jobs, job_settings, model_config.get("model_type")),
+        jobs_table=format_jobs(jobs, job_settings, described.model_type, described.size_text()),
     )
 
 

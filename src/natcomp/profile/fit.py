@@ -37,7 +37,6 @@ __all__ = [
     "PlanRow",
     "chat_template_text",
     "chat_templates",
-    "fine_tuning_plan",
     "fine_tuning_text",
     "fitting_families",
     "format_plan",
@@ -268,23 +267,10 @@ def chat_template_text(applied: Mapping[str, bool] | None) -> str:
 FINE_TUNING_NAMES = {"noncompsst": "NonCompSST", "plane": "PLANE", "pss": "PSS FT"}
 
 
-def fine_tuning_plan(config: Mapping, families: Sequence[str], model_config: Mapping | None) -> dict[str, str]:
-    """How each fine-tuning family among ``families`` trains the model of ``model_config``
-    in a run of ``config``, in words (``full``, ``LoRA r=16, alpha=32 on q,k,v,o, gradient
-    checkpointing``): :func:`natcomp.finetuning.family_fine_tuning`, decided as the jobs
-    decide it."""
-    from natcomp.finetuning import FAMILY_SECTIONS, family_fine_tuning
-
-    model_type = str((model_config or {}).get("model_type", ""))
-    return {
-        family: family_fine_tuning(config, family, model_config).describe(model_type)
-        for family in families
-        if family in FAMILY_SECTIONS
-    }
-
-
 def fine_tuning_text(described: Mapping[str, str] | None) -> str:
-    """:func:`fine_tuning_plan` in one phrase for the profile page: the method, and the
+    """Each family's fine-tuning (family -> the method in words:
+    :meth:`natcomp.model_description.ModelDescription.fine_tuning_texts`) in one phrase for the
+    plan and the profile page: the method, and the
     families it applies to ('' for a run without a fine-tuning family)."""
     if not described:
         return ""
@@ -304,8 +290,8 @@ def plan(
 ) -> list[PlanRow]:
     """What each family the model fits will run (``config``: the base config, for counts;
     ``mt_system``: the model's ``mt.systems`` entry, for a causal LM's prompt; ``chat``:
-    :func:`chat_templates`, computed from them when not given; ``fine_tuning``:
-    :func:`fine_tuning_plan`, the method each fine-tuning family names)."""
+    :func:`chat_templates`, computed from them when not given; ``fine_tuning``: the method
+    each fine-tuning family names, :meth:`natcomp.model_description.ModelDescription.fine_tuning_texts`)."""
     config = config or {}
     chat = chat_templates(kinds, config, mt_system) if chat is None else chat
     tuned = {family: f", {method}" for family, method in (fine_tuning or {}).items()}

@@ -1,8 +1,8 @@
 """The jobs of a profile that run the model, as ``natcomp evaluate`` plans them: each
 family's rules that load the model, with the GPUs, GPU memory, host memory and time of
 their jobs and, for fine-tuning, the method (:mod:`natcomp.jobsize`; docs/hf.md, "Large
-models"). Decided from the model's config before any job: a model too large for
-``gpus.max_per_job`` stops the plan with one line."""
+models"). Decided from the model's description (:mod:`natcomp.model_description`) before
+any job: a model too large for ``gpus.max_per_job`` stops the plan with one line."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from natcomp import jobsize
-from natcomp.finetuning import FineTuning
+from natcomp.model_description import ModelDescription
 
 __all__ = ["PlannedJob", "format_jobs", "job_plan", "planned_rules"]
 
@@ -48,25 +48,21 @@ def planned_rules(kinds, families: Sequence[str], config: Mapping | None = None)
 
 
 def job_plan(
-    config: Mapping,
-    kinds,
+    description: ModelDescription,
     families: Sequence[str],
     settings: jobsize.JobSettings,
     *,
     base: Mapping | None = None,
-    model: str = "the model",
-    fine_tuning: Mapping[str, FineTuning] | None = None,
 ) -> list[PlannedJob]:
-    """The sized jobs of a model of ``config`` (its ``config.json`` as a mapping) and
-    ``kinds`` in ``families`` (:func:`planned_rules` under the ``base`` config), under the
-    run's ``settings``; ``fine_tuning``: a family's settings (absent: the defaults, method
-    auto). Rules of a family whose jobs are of equal size share an entry. A
+    """The sized jobs of the model of ``description`` (its kinds, and each family's fine-tuning
+    as :meth:`~natcomp.model_description.ModelDescription.for_run` decided it) in ``families``
+    (:func:`planned_rules` under the ``base`` config), under the run's ``settings``. Rules of
+    a family whose jobs are of equal size share an entry. A
     :class:`~natcomp.errors.ConfigError` for a model too large."""
-    fine_tuning = fine_tuning or {}
     planned: list[PlannedJob] = []
-    for rule in planned_rules(kinds, families, base):
+    for rule in planned_rules(description.kinds, families, base):
         family = jobsize.RULES[rule].family
-        size = jobsize.size_job(rule, config, settings, fine_tuning=fine_tuning.get(family), model=model)
+        size = jobsize.size_job(rule, description, settings)
         last = planned[-1] if planned else None
         if last and last.family == family and _same(last.size, size):
             planned[-1] = PlannedJob(family, (*last.rules, rule), last.size)
@@ -86,10 +82,13 @@ def _same(one: jobsize.JobSize, other: jobsize.JobSize) -> bool:
     )
 
 
-def format_jobs(jobs: Sequence[PlannedJob], settings: jobsize.JobSettings, model_type: str | None = None) -> str:
+def format_jobs(
+    jobs: Sequence[PlannedJob], settings: jobsize.JobSettings, model_type: str | None = None, model_size: str = ""
+) -> str:
     """The jobs as an aligned text table: family, the rules, how they run the model, and
     their GPUs ('1 GPU', '3 GPUs'), GPU memory, host memory and time; after a line naming
-    the GPUs they were sized for."""
+    the model's size (``model_size``, :meth:`~natcomp.model_description.ModelDescription.size_text`: its
+    parameters, or why they are not known) and the GPUs the jobs were sized for."""
     table = [("family", "jobs", "how", "GPUs", "GPU memory", "host memory", "time")]
     for job in jobs:
         size = job.size
@@ -107,7 +106,8 @@ def format_jobs(jobs: Sequence[PlannedJob], settings: jobsize.JobSettings, model
     widths = [max(len(line[column]) for line in table) for column in range(len(table[0]) - 1)]
     lines = ["  ".join(f"{cell:<{width}}" for cell, width in zip(line, widths)) + "  " + line[-1] for line in table]
     head = (
-        f"the jobs that run the model, sized for GPUs of {settings.gpu_memory_gb:g} GB (gpus.memory_gb), "
+        f"the jobs that run the model{f' ({model_size})' if model_size else ''}, sized for GPUs of {settings.gpu_memory_gb:g} GB "
+        "(gpus.memory_gb), "
         f"at most {jobsize.format_gpus(settings.max_gpus)} per job (gpus.max_per_job):"
     )
     return "\n".join([head, *lines])

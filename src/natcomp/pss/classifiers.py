@@ -210,7 +210,7 @@ def fine_tune_encoder(
     from natcomp.finetuning import family_key
 
     hf.check_model_available(model, key)
-    settings = settings.for_model(model)
+    settings = settings.for_model(model, key=family_key("pss"))
     encoder = hf.load_encoder(
         model, key, dtype=hf.training_load_dtype(model, settings.fine_tuning, hf.device(settings.device), key)
     )
@@ -220,7 +220,7 @@ def fine_tune_encoder(
     classes = max(int(max(labels)) + 1, 2)
     classifier = EncoderClassifier(
         encoder,
-        make_head(head_kind, encoder.config.hidden_size, classes),
+        make_head(head_kind, encoder.config.get_text_config().hidden_size, classes),
         pooling,
         normalize,
         layer,

@@ -111,7 +111,7 @@ def noncompsst_model_location(wildcards):
 
 def noncompsst_model_training(wildcards):
     """The model's training settings, its fine_tuning method decided for its size."""
-    from natcomp.finetuning import job_setting
+    from natcomp.model_description import job_setting
     from natcomp.noncompsst.pipeline import model_training
 
     location = noncompsst_model_location(wildcards)

@@ -73,7 +73,7 @@ def plane_finetune_location(wildcards=None):
 
 def plane_finetune_training(wildcards=None):
     """finetune.training, its fine_tuning method decided for the model's size."""
-    from natcomp.finetuning import job_setting
+    from natcomp.model_description import job_setting
 
     setting = stop_on_config_error(
         job_setting, config, "plane", plane_finetune_location()

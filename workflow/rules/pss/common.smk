@@ -142,7 +142,7 @@ def pss_fine_tune_settings(wildcards):
     override the shared ones. FT does not inherit FB's max_length (bert-as-service's 25 for
     bert_base): max_length null is the longest sentence, found by the job. fine_tuning is
     decided for the model's size."""
-    from natcomp.finetuning import job_setting
+    from natcomp.model_description import job_setting
 
     settings = dict(PSS["fine_tune"])
     settings["max_length"] = pss_ft_layer_and_length(wildcards)[1]
