@@ -58,7 +58,7 @@ def refused(mt, pattern):
 
 def test_the_pair_is_derived_from_the_language_resources():
     assert tatoeba_pair(paper()) == "eng-nld" and flores_langs(paper()) == ["eng", "nld"]
-    assert tatoeba_pair(paper(target_lang="de")) == "eng-deu"
+    assert tatoeba_pair(paper(target_lang="de")) == "deu-eng"
     assert flores_langs(paper(target_lang="fr")) == ["eng", "fra"]
     assert tatoeba_pair(DEMO) == "eng-nld", "the demo's given pair agrees with nl"
     check_mt_config(german_paper())
@@ -73,7 +73,7 @@ def test_the_pair_is_derived_from_the_language_resources():
         ({"target_lang": "en"}, r"^config mt.target_lang: English is the source language"),
         (
             {"target_lang": "de", "tatoeba_pair": "eng-nld"},
-            r"^config mt.tatoeba_pair: eng-nld is not the pair .*eng-deu",
+            r"^config mt.tatoeba_pair: eng-nld is not the pair .*deu-eng",
         ),
         ({"target_lang": "de", "flores_langs": ["eng", "nld"]}, r"^config mt.flores_langs: .*\['eng', 'deu'\]"),
     ],
@@ -89,8 +89,8 @@ def test_shipped_synonyms_are_refused_for_german():
 def test_a_pair_checksum_map_needs_the_runs_pair():
     mt = german_paper()
     mt["downloads"]["tatoeba"]["sha256"] = {"eng-nld": "0" * 64}
-    refused(mt, r"^config mt.downloads.tatoeba.sha256: has no entry for eng-deu")
-    mt["downloads"]["tatoeba"]["sha256"]["eng-deu"] = None
+    refused(mt, r"^config mt.downloads.tatoeba.sha256: has no entry for deu-eng")
+    mt["downloads"]["tatoeba"]["sha256"]["deu-eng"] = None
     check_mt_config(mt)
 
 
@@ -120,8 +120,8 @@ def test_fairseq_detokenises_in_the_targets_moses_language():
 
 def test_the_paper_tatoeba_url_is_the_runs_pair():
     url, sha256 = download_entry(PAPER["downloads"]["tatoeba"], download_fields(german_paper()))
-    assert url == "https://object.pouta.csc.fi/Tatoeba-Challenge-v2020-07-28/eng-deu.tar" and sha256 is None
-    entry = {"url": PAPER["downloads"]["tatoeba"]["url"], "sha256": {"eng-fra": "a" * 64, "eng-deu": "b" * 64}}
+    assert url == "https://object.pouta.csc.fi/Tatoeba-Challenge-v2020-07-28/deu-eng.tar" and sha256 is None
+    entry = {"url": PAPER["downloads"]["tatoeba"]["url"], "sha256": {"eng-fra": "a" * 64, "deu-eng": "b" * 64}}
     assert download_entry(entry, download_fields(paper(target_lang="fr")))[1] == "a" * 64
     assert download_entry(PAPER["downloads"]["flores"], download_fields(paper()))[0].endswith(
         "flores101_dataset.tar.gz"

@@ -41,7 +41,7 @@ def pair_languages(mt: Mapping) -> tuple[Language, Language]:
 
 
 def tatoeba_pair(mt: Mapping) -> str:
-    """The Tatoeba pair folder of the run (``eng-deu``): ``mt.tatoeba_pair`` when given,
+    """The Tatoeba pair folder of the run (``deu-eng``): ``mt.tatoeba_pair`` when given,
     else the target language's."""
     return mt.get("tatoeba_pair") or pair_languages(mt)[1].tatoeba_pair
 

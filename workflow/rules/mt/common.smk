@@ -10,6 +10,7 @@ from natcomp.mt.config import (
     check_system_models,
     download_fields,
     flores_langs,
+    pair_languages,
     size_fairseq_options,
     tatoeba_pair,
 )
@@ -53,6 +54,7 @@ stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")
 #: resources/mt/languages/<code>.yaml)
 TATOEBA_PAIR = tatoeba_pair(MT)
 FLORES_LANGS = flores_langs(MT)
+PAIR_ISO639_3 = [language.iso639_3 for language in pair_languages(MT)]
 DOWNLOAD_FIELDS["mt"] = download_fields(MT)
 
 
