@@ -35,8 +35,11 @@ def planned_rules(kinds, families: Sequence[str], config: Mapping | None = None)
     config = config or {}
     mt, plane = config.get("mt") or {}, config.get("plane") or {}
     finetune = plane.get("finetune") or {}
+    candidates = (mt.get("synonyms") or {}).get("candidates", "auto")
     runs = {
-        "mt_system_synonym_probes": (mt.get("synonyms") or {}).get("candidates", "shipped") == "probes",
+        # auto: the shipped (Dutch) lists into Dutch, probes into any other language
+        "mt_system_synonym_probes": candidates == "probes"
+        or (candidates == "auto" and mt.get("target_lang", "nl") != "nl"),
         "plane_prompting": kinds.language_model,
         "plane_zero_shot": kinds.language_model,
         "plane_nli": kinds.nli,
