@@ -11,7 +11,7 @@ import dataclasses
 import pytest
 
 from natcomp.mt import keyword_checks, languages
-from natcomp.mt.consistency import is_overgeneralised
+from natcomp.mt.consistency import is_overgeneralised, reference_is_paraphrase
 from natcomp.mt.keyword_checks import keyword_collisions, probe_failures, template_words, unlisted_collisions
 from natcomp.mt.languages import target_language
 from natcomp.mt.lexicon import load_idioms
@@ -153,6 +153,8 @@ def test_a_stem_of_an_ordinary_word_no_longer_fires(code, drafted_keyword, ordin
     assert is_overgeneralised(ordinary, [drafted_keyword], language=code), "the stem problem the draft had"
     assert not is_overgeneralised(ordinary, keywords(code, idiom), language=code)
     assert is_overgeneralised(literal, keywords(code, idiom), language=code)
+    # with paraphrase_references_only, a natural item whose reference holds the word stays in
+    assert reference_is_paraphrase(ordinary, keywords(code, idiom), language=code)
 
 
 def test_a_correct_german_idiomatic_translation_is_not_word_for_word():
@@ -177,6 +179,20 @@ def test_word_for_word_idioms_are_marked_per_language_with_a_reason():
     assert "par cœur" in french.idiom_keywords.word_for_word["by heart"]
     # the word-for-word rendering is correct and scores 1: the score measures accuracy there
     assert is_overgeneralised("Je connaissais la formule par cœur.", keywords("fr", "by heart"), language="fr")
+
+
+def test_the_docs_list_each_languages_word_for_word_idioms_and_kept_collisions():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "mt.md").read_text(encoding="utf-8")
+    section = text.split("## Other target languages", 1)[1].split("### Comparing a model", 1)[0]
+    rows = {line.split("|")[1].strip(): line for line in section.splitlines() if line.startswith("| ")}
+    for code in TARGETS:
+        listed = target_language(code).idiom_keywords.word_for_word
+        assert all(idiom in rows[code] for idiom in listed), code
+        assert not listed or "none" not in rows[code].split("|")[2]
+        for keyword in target_language(code).idiom_keywords.kept_collisions:
+            assert f"*{keyword}*" in section, f"{code}: the kept collision {keyword} is not in docs/mt.md"
 
 
 # --------------------------------------------------------------------------------------

@@ -103,6 +103,16 @@ def test_the_pair_fills_in_the_systems_and_the_auto_values_and_the_plan_says_so(
     assert derive_pair_settings(DEMO) == (DEMO, []), "nothing to derive in the demo"
 
 
+def test_a_profile_plans_the_synonym_probes_where_auto_chooses_them():
+    from natcomp.profile.fit import ModelKinds
+    from natcomp.profile.jobs import planned_rules
+
+    translation = ModelKinds(translation=True, encoder=False, masked_lm=False, nli=False)
+    planned = {code: planned_rules(translation, ["mt"], {"mt": paper(target_lang=code)}) for code in ("nl", "de")}
+    assert "mt_system_synonym_probes" not in planned["nl"], "Dutch: the shipped lists"
+    assert "mt_system_synonym_probes" in planned["de"]
+
+
 @pytest.mark.parametrize(
     ("systems", "pattern"),
     [

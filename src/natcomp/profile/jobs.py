@@ -30,7 +30,8 @@ def planned_rules(kinds, families: Sequence[str], config: Mapping | None = None)
     :func:`natcomp.profile.runconfig.profile_targets`) under the base ``config``, in the
     order of :data:`natcomp.jobsize.RULES`: PLANE prompts a language model and transfers an
     NLI classifier; the released splits' fine-tuning runs where ``plane.finetune.train_sets``
-    has them, the synonym probes where ``mt.synonyms.candidates`` is ``probes``; a profile
+    has them, the synonym probes where ``mt.synonyms.candidates`` is ``probes`` (or ``auto``
+    into a language other than Dutch, whose lists are the shipped ones); a profile
     runs no length sweep."""
     config = config or {}
     mt, plane = config.get("mt") or {}, config.get("plane") or {}
