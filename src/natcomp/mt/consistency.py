@@ -17,9 +17,12 @@ The paper translates English into Dutch, and Dutch is every function's default
 definitions below call language-specific: the Moses tokeniser (``moses``), the
 conjunctions that join S1 and S2 (``conjunctions``: Dutch ``en``; Spanish ``y`` and
 ``e``), the shortest first conjunct (``min_first_conjunct``: Dutch 5), the groups of words
-a replaced noun may change (``equivalent_tokens``: Dutch ``het``/``de``, ``dat``/``die``)
-and how ``inflected`` keyword matching works (``keyword_matching``: Dutch endings, equal
-Snowball stems, or whole words). The definitions below state the Dutch case, the paper's;
+a replaced noun may change (``equivalent_tokens``: Dutch ``het``/``de``, ``dat``/``die``),
+the contractions written out before the systematicity comparisons (``contractions``:
+Spanish ``al`` -> ``a el``; Dutch has none) and how ``inflected`` keyword matching works
+(``keyword_matching``: Dutch endings, equal Snowball stems, or whole words;
+``nouns_capitalised``; a keyword's ``=`` and ``*`` prefixes). In every language the
+typographic apostrophe ``’`` is read as ``'`` before tokenising (:data:`APOSTROPHES`). The definitions below state the Dutch case, the paper's;
 ``nl.yaml`` holds exactly these Dutch facts, so Dutch scores are the same as before the
 languages were files.
 
