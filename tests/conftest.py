@@ -81,15 +81,16 @@ def tar_member():
 
 @pytest.fixture
 def tatoeba_archive():
-    """Write a Tatoeba-layout release tarball: ``make(path, folder, src=..., trg=...)``."""
+    """Write a Tatoeba-layout release tarball: ``make(path, folder, src=..., trg=..., pair=...)``
+    (``src`` and ``trg`` are the pair folder's ``.src`` and ``.trg`` sides)."""
     add = add_tar_member
 
-    def make(path, folder="data/release/v2020-07-28", src=b"Hello .\nBye .\n", trg=b"Hallo .\nDag .\n"):
+    def make(path, folder="data/release/v2020-07-28", src=b"Hello .\nBye .\n", trg=b"Hallo .\nDag .\n", pair="eng-nld"):
         with tarfile.open(path, "w") as archive:
-            add(archive, f"{folder}/eng-nld/train.src.gz", gzip.compress(src))
-            add(archive, f"{folder}/eng-nld/train.trg.gz", gzip.compress(trg))
-            add(archive, f"{folder}/eng-nld/dev.src", b"a\n")
-            add(archive, f"{folder}/eng-nld/dev.trg", b"b\n")
+            add(archive, f"{folder}/{pair}/train.src.gz", gzip.compress(src))
+            add(archive, f"{folder}/{pair}/train.trg.gz", gzip.compress(trg))
+            add(archive, f"{folder}/{pair}/dev.src", b"a\n")
+            add(archive, f"{folder}/{pair}/dev.trg", b"b\n")
         return path
 
     return make

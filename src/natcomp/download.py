@@ -65,7 +65,7 @@ def sha256_of(path: str | Path) -> str:
 
 def download_entry(entry: dict, fields: dict[str, str]) -> tuple[str, str | None]:
     """The URL and checksum of a config download entry for one run: ``{name}`` fields of
-    the URL filled in (MT's ``{pair}``: ``eng-deu``), and a ``sha256`` given per pair
+    the URL filled in (MT's ``{pair}``: ``deu-eng``), and a ``sha256`` given per pair
     (pair -> checksum) narrowed to the run's pair (None: not checked)."""
     url = entry["url"]
     for name, value in fields.items():

@@ -890,11 +890,12 @@ def test_score_test_files_passes_the_options_on(tmp_path):
 def test_schema_choices_are_the_library_options():
     import yaml
 
+    from natcomp.mt.config import AUTO
     from natcomp.mt.scoring import KEYWORD_MATCHING, S_CONJ_MISSING_CONJUNCT, S_CONJ_SPLIT
 
     schema = yaml.safe_load((RESOURCES.parent / "config" / "schema" / "mt.yaml").read_text(encoding="utf-8"))
     tests = schema["properties"]["tests"]["properties"]
-    assert set(tests["keyword_matching"]["enum"]) == set(KEYWORD_MATCHING)
+    assert set(tests["keyword_matching"]["enum"]) == {*KEYWORD_MATCHING, AUTO}, "auto: the config's, per language"
     assert tests["keyword_matching"]["default"] == "inflected"
     assert set(tests["s_conj_missing_conjunct"]["enum"]) == set(S_CONJ_MISSING_CONJUNCT)
     assert tests["s_conj_missing_conjunct"]["default"] == "pair"

@@ -490,7 +490,7 @@ def test_overgeneralisation_tables_say_whose_keyword_lists_they_matched():
 
     assert keyword_lists("nl") == "Dutch: the paper's"
     assert keyword_lists("de") == "German: drafted by natcomp"
-    table = with_keyword_lists(pd.DataFrame({"idiom": ["by heart"], "overgeneralisation": [0.5]}), "fr")
+    table = with_keyword_lists(pd.DataFrame({"idiom": ["out of the blue"], "overgeneralisation": [0.5]}), "fr")
     assert list(table.columns)[-1] == KEYWORDS_COLUMN and table[KEYWORDS_COLUMN].tolist() == [
         "French: drafted by natcomp"
     ]

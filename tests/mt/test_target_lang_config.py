@@ -1,5 +1,6 @@
-"""Other target languages (issue 44): the config check of the pair, the demo scale's
-English-side-only rule, the systems' languages and the paper run's plan per pair."""
+"""Other target languages (issues 44, 53): the config check of the pair, the demo scale's
+English-side-only rule, the systems' languages, what the pair decides in a paper config
+(derive_pair_settings) and the paper run's plan per pair with mt.target_lang the one change."""
 
 import copy
 import json
@@ -14,6 +15,7 @@ from natcomp.download import download_entry
 from natcomp.errors import ConfigError
 from natcomp.mt.config import (
     check_mt_config,
+    derive_pair_settings,
     download_fields,
     english_side_only,
     flores_langs,
@@ -35,16 +37,8 @@ def paper(**changes):
 
 
 def german_paper(**changes):
-    """The paper config into German: probes' synonyms, the opus-mt system of en-de."""
-    mt = paper(target_lang="de", **changes)
-    mt["synonyms"] = {**mt.get("synonyms", {}), "candidates": "probes"}
-    mt["systems"] = {
-        ("opus-mt-en-de" if name == "opus-mt-en-nl" else name): (
-            {**system, "model": "Helsinki-NLP/opus-mt-en-de"} if name == "opus-mt-en-nl" else system
-        )
-        for name, system in mt["systems"].items()
-    }
-    return mt
+    """The paper config into German: mt.target_lang is the one change."""
+    return paper(target_lang="de", **changes)
 
 
 def refused(mt, pattern):
@@ -58,7 +52,7 @@ def refused(mt, pattern):
 
 def test_the_pair_is_derived_from_the_language_resources():
     assert tatoeba_pair(paper()) == "eng-nld" and flores_langs(paper()) == ["eng", "nld"]
-    assert tatoeba_pair(paper(target_lang="de")) == "eng-deu"
+    assert tatoeba_pair(paper(target_lang="de")) == "deu-eng"
     assert flores_langs(paper(target_lang="fr")) == ["eng", "fra"]
     assert tatoeba_pair(DEMO) == "eng-nld", "the demo's given pair agrees with nl"
     check_mt_config(german_paper())
@@ -73,7 +67,7 @@ def test_the_pair_is_derived_from_the_language_resources():
         ({"target_lang": "en"}, r"^config mt.target_lang: English is the source language"),
         (
             {"target_lang": "de", "tatoeba_pair": "eng-nld"},
-            r"^config mt.tatoeba_pair: eng-nld is not the pair .*eng-deu",
+            r"^config mt.tatoeba_pair: eng-nld is not the pair .*deu-eng",
         ),
         ({"target_lang": "de", "flores_langs": ["eng", "nld"]}, r"^config mt.flores_langs: .*\['eng', 'deu'\]"),
     ],
@@ -82,15 +76,64 @@ def test_a_wrong_pair_is_one_line(changes, pattern):
     refused(paper(**changes), pattern)
 
 
-def test_shipped_synonyms_are_refused_for_german():
-    refused(paper(target_lang="de"), r"^config mt.synonyms.candidates: shipped: .* are Dutch; a German run uses probes")
+def test_shipped_synonyms_given_explicitly_are_refused_for_german():
+    mt = german_paper()
+    mt["synonyms"] = {**mt["synonyms"], "candidates": "shipped"}
+    refused(mt, r"^config mt.synonyms.candidates: shipped: .* are Dutch; a German run uses probes \(auto chooses")
+
+
+def test_the_pair_fills_in_the_systems_and_the_auto_values_and_the_plan_says_so():
+    dutch, lines = derive_pair_settings(paper())
+    assert "opus-mt-en-nl" in dutch["systems"] and "opus-mt-en-{target}" not in dutch["systems"]
+    assert dutch["systems"]["opus-mt-en-nl"]["model"] == "Helsinki-NLP/opus-mt-en-nl"
+    assert list(dutch["systems"]) == [name.replace("{target}", "nl") for name in PAPER["systems"]], "order kept"
+    assert (dutch["synonyms"]["candidates"], dutch["tests"]["keyword_matching"]) == ("shipped", "substring")
+    german, lines = derive_pair_settings(german_paper())
+    assert german["systems"]["opus-mt-en-de"]["model"] == "Helsinki-NLP/opus-mt-en-de"
+    assert (german["synonyms"]["candidates"], german["tests"]["keyword_matching"]) == ("probes", "inflected")
+    assert lines == [
+        "German (de): Tatoeba pair deu-eng (English on its .trg side), download "
+        "https://object.pouta.csc.fi/Tatoeba-Challenge-v2020-07-28/deu-eng.tar",
+        "German (de): mt.systems.opus-mt-en-{target}: opus-mt-en-de, model Helsinki-NLP/opus-mt-en-de",
+        "German (de): mt.synonyms.candidates auto: probes (the shipped lists are Dutch)",
+        "German (de): mt.tests.keyword_matching auto: inflected (the German keyword lists are drafted for its own "
+        "matching)",
+    ]
+    assert PAPER["systems"]["opus-mt-en-{target}"]["model"].endswith("{target}"), "the config is not changed"
+    assert derive_pair_settings(DEMO) == (DEMO, []), "nothing to derive in the demo"
+
+
+def test_a_profile_plans_the_synonym_probes_where_auto_chooses_them():
+    from natcomp.profile.fit import ModelKinds
+    from natcomp.profile.jobs import planned_rules
+
+    translation = ModelKinds(translation=True, encoder=False, masked_lm=False, nli=False)
+    planned = {code: planned_rules(translation, ["mt"], {"mt": paper(target_lang=code)}) for code in ("nl", "de")}
+    assert "mt_system_synonym_probes" not in planned["nl"], "Dutch: the shipped lists"
+    assert "mt_system_synonym_probes" in planned["de"]
+
+
+@pytest.mark.parametrize(
+    ("systems", "pattern"),
+    [
+        ({"opus-{lang}": {"model": "x"}}, r"^config mt.systems.opus-\{lang\}: 'opus-\{lang\}' names \{lang\}"),
+        ({"m": {"model": "Helsinki-NLP/opus-mt-en-{target"}}, r"^config mt.systems.m.model: .*expected \{source\}"),
+        (
+            {"m-{target}": {"model": "x"}, "m-de": {"model": "y"}},
+            r"^config mt.systems.m-de: is m-de in this pair, as mt.systems.m-\{target\} is",
+        ),
+    ],
+)
+def test_a_bad_pair_field_in_a_system_is_one_line(systems, pattern):
+    with pytest.raises(ConfigError, match=pattern):
+        derive_pair_settings(german_paper(systems=systems))
 
 
 def test_a_pair_checksum_map_needs_the_runs_pair():
     mt = german_paper()
     mt["downloads"]["tatoeba"]["sha256"] = {"eng-nld": "0" * 64}
-    refused(mt, r"^config mt.downloads.tatoeba.sha256: has no entry for eng-deu")
-    mt["downloads"]["tatoeba"]["sha256"]["eng-deu"] = None
+    refused(mt, r"^config mt.downloads.tatoeba.sha256: has no entry for deu-eng")
+    mt["downloads"]["tatoeba"]["sha256"]["deu-eng"] = None
     check_mt_config(mt)
 
 
@@ -120,8 +163,8 @@ def test_fairseq_detokenises_in_the_targets_moses_language():
 
 def test_the_paper_tatoeba_url_is_the_runs_pair():
     url, sha256 = download_entry(PAPER["downloads"]["tatoeba"], download_fields(german_paper()))
-    assert url == "https://object.pouta.csc.fi/Tatoeba-Challenge-v2020-07-28/eng-deu.tar" and sha256 is None
-    entry = {"url": PAPER["downloads"]["tatoeba"]["url"], "sha256": {"eng-fra": "a" * 64, "eng-deu": "b" * 64}}
+    assert url == "https://object.pouta.csc.fi/Tatoeba-Challenge-v2020-07-28/deu-eng.tar" and sha256 is None
+    entry = {"url": PAPER["downloads"]["tatoeba"]["url"], "sha256": {"eng-fra": "a" * 64, "deu-eng": "b" * 64}}
     assert download_entry(entry, download_fields(paper(target_lang="fr")))[1] == "a" * 64
     assert download_entry(PAPER["downloads"]["flores"], download_fields(paper()))[0].endswith(
         "flores101_dataset.tar.gz"
@@ -144,7 +187,7 @@ def test_a_marian_system_of_another_pair_is_one_line(tmp_path):
         check_system_languages(folder, "auto", "en", "de", key="k")
     check_system_languages(folder, "marian", "en", "nl")
     mt = paper()
-    mt["systems"]["opus-mt-en-nl"]["model"] = str(folder)
+    mt["systems"]["opus-mt-en-{target}"]["model"] = str(folder)
     check_mt_config(mt)
     refused(
         german_paper(systems={"opus": {"model": str(folder), "family": "marian"}}), r"^config mt.systems.opus.model"
@@ -161,17 +204,13 @@ def test_an_nllb_tokenizer_without_the_target_token_is_one_line(tmp_path):
         check_system_languages(folder, "nllb", "en", "de", key="k")
 
 
-def _dry_run(tmp_path, name, mt_changes):
-    config = yaml.safe_load((REPO / "config" / "paper.yaml").read_text())
-    config["mt"] = german_paper() if mt_changes.get("target_lang") == "de" else None
-    if config["mt"] is None:
-        config["mt"] = paper(**mt_changes)
-        config["mt"]["synonyms"] = {**config["mt"].get("synonyms", {}), "candidates": "probes"}
-        config["mt"]["systems"] = {
-            name_: system for name_, system in config["mt"]["systems"].items() if name_ != "opus-mt-en-nl"
-        }
+def _dry_run(tmp_path, name, target_lang):
+    """``snakemake -n`` of a copy of config/paper.yaml whose one change is ``mt.target_lang``
+    (the line itself replaced, the rest of the file as it is)."""
+    text = (REPO / "config" / "paper.yaml").read_text()
+    assert text.count("\n  target_lang: nl\n") == 1
     path = tmp_path / f"{name}.yaml"
-    path.write_text(yaml.safe_dump(config))
+    path.write_text(text.replace("\n  target_lang: nl\n", f"\n  target_lang: {target_lang}\n"))
     result = subprocess.run(
         [
             sys.executable,
@@ -189,14 +228,25 @@ def _dry_run(tmp_path, name, mt_changes):
         text=True,
     )
     assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+    return result.stdout, result.stderr
 
 
 @pytest.mark.workflow
-def test_the_paper_run_plans_for_en_de_and_for_en_fr_in_a_folder_each(tmp_path):
-    for lang, iso in (("de", "deu"), ("fr", "fra")):
-        out = _dry_run(tmp_path, f"paper-en-{lang}", {"target_lang": lang})
+def test_the_paper_config_with_target_lang_the_one_change_plans_for_en_de_and_en_fr(tmp_path):
+    """The German run downloads the release's deu-eng folder (English on its .trg side)
+    and tests opus-mt-en-de; the French one eng-fra."""
+    for lang, pair, side in (("de", "deu-eng", "trg"), ("fr", "eng-fra", "src")):
+        out, err = _dry_run(tmp_path, f"paper-en-{lang}", lang)
+        url = f"https://object.pouta.csc.fi/Tatoeba-Challenge-v2020-07-28/{pair}.tar"
+        assert (
+            f"natcomp: mt: {{}}: Tatoeba pair {pair} (English on its .{side} side), download {url}".format(
+                {"de": "German (de)", "fr": "French (fr)"}[lang]
+            )
+            in err
+        )
         assert "rule download:" in out and "results/downloads/mt/tatoeba" in out, "the pair's archive is downloaded"
-        assert f"results/mt/corpus/raw/flores_devtest.{lang}" in out, f"FLORES {iso} extracted"
+        assert "rule mt_extract_tatoeba:" in out and f"results/mt/corpus/raw/train.{lang}" in out
+        assert f"results/mt/corpus/raw/flores_devtest.{lang}" in out, "FLORES extracted"
         assert "rule mt_train:" in out and "rule mt_score:" in out, "training and tests are planned"
-        assert f"results/mt/corpus/raw/train.{lang}" in out
+        assert f"results/mt/systems/opus-mt-en-{lang}/" in out and "opus-mt-en-nl" not in out
+        assert "mt_system_synonym_probes" in out, "synonym candidates from probes"

@@ -21,6 +21,7 @@ import pytest
 from natcomp.cli import main
 from natcomp.mt import consistency, languages
 from natcomp.mt.consistency import (
+    expand_contractions,
     is_overgeneralised,
     np_vp_consistent,
     reference_is_paraphrase,
@@ -95,6 +96,16 @@ CASES = [
         False,
         False,
         "two words change (alten/junge, König/Königin)",
+    ),
+    Case(
+        "de",
+        "np_vp",
+        "Der Junge steht beim König .",
+        "Der Junge steht bei der Königin .",
+        (),
+        True,
+        False,
+        "contractions: beim is bei dem, and dem/der are one group",
     ),
     Case(
         "de",
@@ -269,6 +280,26 @@ CASES = [
     ),
     Case(
         "fr",
+        "np_vp",
+        "L’homme voit le roi .",
+        "La femme voit le roi .",
+        (),
+        True,
+        False,
+        "the typographic apostrophe is read as ': L’ is L'",
+    ),
+    Case(
+        "fr",
+        "np_vp",
+        "Le garçon parle au roi .",
+        "Le garçon parle à la reine .",
+        (),
+        True,
+        False,
+        "contractions: au is à le, and le/la are one group",
+    ),
+    Case(
+        "fr",
         "s_conj",
         f"Le garçon voit le roi , {FR_S2}",
         f"La fille voit le roi , {FR_S2}",
@@ -357,6 +388,16 @@ CASES = [
         True,
         False,
         "el/la are one group; Dutch has no el",
+    ),
+    Case(
+        "es",
+        "np_vp",
+        "El chico ve al rey .",
+        "El chico ve a la reina .",
+        (),
+        True,
+        False,
+        "contractions: al is a el, and el/la are one group",
     ),
     Case(
         "es", "s_conj", f"El chico ve al rey , {ES_S2}", f"La chica ve al rey , {ES_S2}", (), True, None, "S2 follows y"
@@ -503,6 +544,37 @@ def test_each_language_uses_its_own_moses_tokeniser():
     assert tokens("L'homme dort.", language="fr") == ["L'", "homme", "dort", "."]
     assert tokens("L'homme dort.", language="nl") == ["L", "'", "homme", "dort", "."]
     assert tokens("L'homme dort.") == tokens("L'homme dort.", language="nl")
+
+
+def test_contractions_are_written_out_in_the_case_of_the_contracted_word_and_dutch_has_none():
+    assert expand_contractions(["Al", "rey", "del", "AL", "alto"], language="es") == [
+        "A",
+        "el",
+        "rey",
+        "de",
+        "el",
+        "A",
+        "EL",
+        "alto",
+    ]
+    assert expand_contractions(["zur", "Königin"], language="de") == ["zu", "der", "Königin"]
+    assert languages.load_language("nl").contractions == {}
+    dutch = tokens("De dichter ziet de koning in het huis .")
+    assert expand_contractions(dutch) == dutch
+
+
+def test_s_conj_compares_second_conjuncts_with_contractions_written_out():
+    a = "El chico ve al rey , y el perro duerme al sol ."
+    b = "El chico ve al rey , y el perro duerme a el sol ."
+    assert s_conj_consistent(a, b, language="es") is True
+    assert s_conj_consistent(a, b, "original", language="es") is True
+    assert s_conj_consistent(a, b.replace("a el sol", "a la luna"), language="es") is False
+
+
+@pytest.mark.parametrize("language", ["nl", "de", "fr", "es"])
+def test_the_typographic_apostrophe_is_read_as_the_straight_one_in_every_language(language):
+    assert tokens("L’homme et l’auto’s.", language=language) == tokens("L'homme et l'auto's.", language=language)
+    assert tokens("Lʼhomme", language=language) == tokens("L'homme", language=language)
 
 
 def test_a_single_capital_is_a_capitalised_word_when_neutralised():

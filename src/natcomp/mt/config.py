@@ -40,8 +40,91 @@ def pair_languages(mt: Mapping) -> tuple[Language, Language]:
     )
 
 
+#: what a system's name and model may name, filled in from the run's pair: the ISO 639-1
+#: codes of mt.source_lang and mt.target_lang (``Helsinki-NLP/opus-mt-en-{target}``)
+PAIR_FIELDS = ("source", "target")
+#: the ``auto`` value of the keys whose paper choice holds for Dutch only
+AUTO = "auto"
+
+
+def _fill_pair(text: str, codes: Mapping[str, str], key: str) -> str:
+    """``text`` with ``{source}`` and ``{target}`` replaced by the pair's codes; any other
+    ``{field}`` is a one-line :class:`ConfigError` naming ``key``."""
+    import string
+
+    try:
+        fields = [field for _, field, _, _ in string.Formatter().parse(text) if field is not None]
+    except ValueError as error:
+        raise ConfigError(key, f"{text!r}: {error}; expected {{source}} or {{target}} in braces") from None
+    unknown = [field for field in fields if field not in PAIR_FIELDS]
+    if unknown:
+        raise ConfigError(key, f"{text!r} names {{{unknown[0]}}}; expected only {{source}} or {{target}}")
+    return text.format(**codes) if fields else text
+
+
+def derive_pair_settings(mt: Mapping) -> tuple[dict, list[str]]:
+    """The ``mt`` section with what the pair decides filled in, and one line per derived
+    value for the plan.
+
+    A paper config names the choices that hold for any pair once: each system's name and
+    model may name ``{source}`` and ``{target}`` (``opus-mt-en-{target}``:
+    ``Helsinki-NLP/opus-mt-en-{target}`` is ``opus-mt-en-de`` in a German run);
+    ``mt.synonyms.candidates: auto`` is ``shipped`` where the target language has shipped
+    lists (Dutch, ``resources/synonyms.tsv``), else ``probes``; ``mt.tests.keyword_matching:
+    auto`` is ``substring`` (the original code's rule, Table 8) where the target language's
+    keyword lists are the paper's, else ``inflected`` (the drafted lists are written for
+    the language's own matching). The lines also give the Tatoeba pair folder, which side
+    is English and its download, where the config leaves them to the pair. A section
+    without any of these comes back as it is (a copy), with no lines."""
+    import copy
+
+    source, target = pair_languages(mt)
+    derived, lines = copy.deepcopy(dict(mt)), []
+    codes = {"source": source.code, "target": target.code}
+    systems, given = {}, {}
+    for name, system in (mt.get("systems") or {}).items():
+        filled = _fill_pair(name, codes, f"mt.systems.{name}")
+        entry = dict(system)
+        if isinstance(entry.get("model"), str):
+            entry["model"] = _fill_pair(entry["model"], codes, f"mt.systems.{name}.model")
+        if filled in systems:
+            raise ConfigError(
+                f"mt.systems.{name}", f"is {filled} in this pair, as mt.systems.{given[filled]} is: rename one"
+            )
+        given[filled] = name
+        if filled != name or entry.get("model") != system.get("model"):
+            lines.append(f"mt.systems.{name}: {filled}, model {entry['model']}")
+        systems[filled] = entry
+    if "systems" in derived:
+        derived["systems"] = systems
+    synonyms = derived.get("synonyms")
+    if isinstance(synonyms, dict) and synonyms.get("candidates") == AUTO:
+        synonyms["candidates"] = "shipped" if target.code == DEMO_TARGET else "probes"
+        why = "the shipped lists are Dutch" if target.code != DEMO_TARGET else "the original study's checked lists"
+        lines.append(f"mt.synonyms.candidates auto: {synonyms['candidates']} ({why})")
+    tests = derived.get("tests")
+    if isinstance(tests, dict) and tests.get("keyword_matching") == AUTO:
+        paper_lists = target.idiom_keywords is not None and target.idiom_keywords.source == "paper"
+        tests["keyword_matching"] = "substring" if paper_lists else "inflected"
+        why = (
+            "the original code's rule on the paper's lists"
+            if paper_lists
+            else f"the {target.name} keyword lists are drafted for its own matching"
+        )
+        lines.append(f"mt.tests.keyword_matching auto: {tests['keyword_matching']} ({why})")
+    if lines and not mt.get("tatoeba_pair"):
+        from natcomp.download import download_entry
+        from natcomp.mt.releases import tatoeba_sides
+
+        side = tatoeba_sides(source.iso639_3, target.iso639_3)[0]
+        entry = (mt.get("downloads") or {}).get("tatoeba")
+        url = f", download {download_entry(entry, {'pair': target.tatoeba_pair})[0]}" if entry else ""
+        lines.insert(0, f"Tatoeba pair {target.tatoeba_pair} ({source.name} on its .{side} side){url}")
+    return derived, [f"{target.name} ({target.code}): {line}" for line in lines]
+
+
 def tatoeba_pair(mt: Mapping) -> str:
-    """The Tatoeba pair folder of the run (``eng-deu``): ``mt.tatoeba_pair`` when given,
+    """The Tatoeba pair folder of the run (``deu-eng``): ``mt.tatoeba_pair`` when given,
     else the target language's."""
     return mt.get("tatoeba_pair") or pair_languages(mt)[1].tatoeba_pair
 
@@ -123,8 +206,8 @@ def _target_side_needs(mt: Mapping) -> list[tuple[str, str]]:
         if system.get("family", "auto") in ("auto", "causal") and _is_causal(system, name):
             if system_entry(mt, name)["few_shot"]["k"]:
                 needs.append((f"mt.systems.{name}.few_shot.k", "few-shot examples are corpus pairs; set it to 0"))
-    if (mt.get("synonyms") or {}).get("candidates", "shipped") != "probes":
-        needs.append(("mt.synonyms.candidates", "the shipped lists are Dutch; use probes"))
+    if (mt.get("synonyms") or {}).get("candidates", AUTO) not in ("probes", AUTO):
+        needs.append(("mt.synonyms.candidates", "the shipped lists are Dutch; use probes (or auto)"))
     return needs
 
 
@@ -201,8 +284,10 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
     fairseq's own parser checks ``train.fairseq`` (see :func:`natcomp.mt.nmt.check_fairseq_options`);
     a passing set of options is remembered in ``cache_dir``, so only the first dry run of a
     config pays fairseq's import. Where fairseq is not installed (per-rule conda envs),
-    the training job makes the same check before it touches the model's folder.
+    the training job makes the same check before it touches the model's folder. The
+    section is checked as :func:`derive_pair_settings` fills it in for its pair.
     """
+    mt = derive_pair_settings(mt)[0]
     check_languages(mt)
     sizes = list(mt["sizes"])
     epochs = mt["train"]["epoch_checkpoints"]
@@ -228,7 +313,8 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
     if target.code != DEMO_TARGET and synonyms.get("candidates", "shipped") == "shipped":
         raise ConfigError(
             "mt.synonyms.candidates",
-            f"shipped: the shipped synonym lists (resources/synonyms.tsv) are Dutch; a {target.name} run uses probes",
+            f"shipped: the shipped synonym lists (resources/synonyms.tsv) are Dutch; a {target.name} run uses "
+            "probes (auto chooses them)",
         )
     if synonyms.get("checked_sheet") and synonyms.get("candidates", "shipped") != "probes":
         raise ConfigError(

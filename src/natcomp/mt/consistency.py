@@ -17,9 +17,12 @@ The paper translates English into Dutch, and Dutch is every function's default
 definitions below call language-specific: the Moses tokeniser (``moses``), the
 conjunctions that join S1 and S2 (``conjunctions``: Dutch ``en``; Spanish ``y`` and
 ``e``), the shortest first conjunct (``min_first_conjunct``: Dutch 5), the groups of words
-a replaced noun may change (``equivalent_tokens``: Dutch ``het``/``de``, ``dat``/``die``)
-and how ``inflected`` keyword matching works (``keyword_matching``: Dutch endings, equal
-Snowball stems, or whole words). The definitions below state the Dutch case, the paper's;
+a replaced noun may change (``equivalent_tokens``: Dutch ``het``/``de``, ``dat``/``die``),
+the contractions written out before the systematicity comparisons (``contractions``:
+Spanish ``al`` -> ``a el``; Dutch has none) and how ``inflected`` keyword matching works
+(``keyword_matching``: Dutch endings, equal Snowball stems, or whole words;
+``nouns_capitalised``; a keyword's ``=`` and ``*`` prefixes). In every language the
+typographic apostrophe ``’`` is read as ``'`` before tokenising (:data:`APOSTROPHES`). The definitions below state the Dutch case, the paper's;
 ``nl.yaml`` holds exactly these Dutch facts, so Dutch scores are the same as before the
 languages were files.
 
@@ -175,8 +178,9 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
-from natcomp.mt.languages import Language, target_language
+from natcomp.mt.languages import COMPOUND_HEAD, EXACT_FORM, Language, target_language
 
 #: the paper's target language, every function's default
 DEFAULT_LANGUAGE = "nl"
@@ -226,10 +230,16 @@ def _unescape(text: str) -> str:
     return text
 
 
+#: apostrophes written as other characters (the typographic one of most LLM and many NMT
+#: outputs, the modifier letter): Moses keeps only ``'`` with an elided article
+#: (``L'homme`` -> ``L'`` ``homme``) and splits ``L’homme`` into ``L ’ homme``
+APOSTROPHES = str.maketrans({"\u2019": "'", "\u02bc": "'"})
+
+
 @functools.lru_cache(maxsize=1 << 17)
 def _tokens(translation: str, language: str = DEFAULT_LANGUAGE) -> tuple[str, ...]:
     tokenizer = _tokenizer(_language(language).moses)
-    return tuple(tokenizer.tokenize(_unescape(translation), escape=False))
+    return tuple(tokenizer.tokenize(_unescape(translation).translate(APOSTROPHES), escape=False))
 
 
 def tokens(translation: str, *, language: str = DEFAULT_LANGUAGE) -> list[str]:
@@ -238,8 +248,9 @@ def tokens(translation: str, *, language: str = DEFAULT_LANGUAGE) -> list[str]:
     Punctuation becomes a token of its own; an already tokenised or Moses-escaped input
     gives the same tokens (``"koning."``, ``"koning ."`` -> ``["koning", "."]``;
     ``"auto's"``, ``"auto &apos;s"`` -> ``["auto", "'", "s"]``; French keeps an elided
-    article with its apostrophe: ``"l'homme"`` -> ``["l'", "homme"]``). Results are cached
-    per language.
+    article with its apostrophe: ``"l'homme"`` -> ``["l'", "homme"]``). The typographic
+    apostrophe ``’`` (and ``ʼ``) is read as ``'`` first, in every language, so
+    ``"L’homme"`` gives the tokens of ``"L'homme"``. Results are cached per language.
     """
     return list(_tokens(translation, language))
 
@@ -299,18 +310,43 @@ def _neutralise(token: str, equivalents) -> str:
     return base
 
 
+def _with_case_of(token: str, words: Sequence[str]) -> list[str]:
+    """``words`` (lowercase) written in the case pattern of ``token``: all capitals, or the
+    first capitalised (``Al`` -> ``A el``), else as they are."""
+    if _all_capitals(token):
+        return [word.upper() for word in words]
+    if token[:1].isupper():
+        return [words[0].capitalize(), *words[1:]]
+    return list(words)
+
+
+def expand_contractions(toks: Sequence[str], *, language: str = DEFAULT_LANGUAGE) -> list[str]:
+    """The tokens with each of the language's ``contractions`` written out (Spanish ``al``
+    -> ``a el``, ``Del`` -> ``De el``; German ``zum`` -> ``zu dem``), in the case pattern
+    of the contracted token. Dutch has no contractions: its tokens come back unchanged."""
+    contractions = _language(language).contractions
+    if not contractions:
+        return list(toks)
+    out: list[str] = []
+    for token in toks:
+        expansion = contractions.get(token.lower())
+        out.extend(_with_case_of(token, expansion) if expansion else (token,))
+    return out
+
+
 def np_vp_consistent(a: str, b: str, *, language: str = DEFAULT_LANGUAGE) -> bool:
     """S -> NP VP consistency: the translations differ in exactly one token.
 
-    True iff the token-level Levenshtein distance is exactly 1 after the words of each
-    group of the language's ``equivalent_tokens`` are treated as equal (any case pattern;
-    Dutch ``het``/``de`` and ``dat``/``die``). Identical translations are not consistent
-    (the replaced noun must change the translation).
+    True iff the token-level Levenshtein distance is exactly 1 after the language's
+    ``contractions`` are written out (Spanish ``al rey`` / ``a la reina``: ``a el rey`` /
+    ``a la reina``) and the words of each group of its ``equivalent_tokens`` are treated
+    as equal (any case pattern; Dutch ``het``/``de`` and ``dat``/``die``). Identical
+    translations are not consistent (the replaced noun must change the translation).
     """
     equivalents = _language(language).equivalents
     return _one_edit_apart(
-        [_neutralise(t, equivalents) for t in _tokens(a, language)],
-        [_neutralise(t, equivalents) for t in _tokens(b, language)],
+        [_neutralise(t, equivalents) for t in expand_contractions(_tokens(a, language), language=language)],
+        [_neutralise(t, equivalents) for t in expand_contractions(_tokens(b, language), language=language)],
     )
 
 
@@ -374,13 +410,18 @@ def second_conjunct(translation: str, rule: str = "tokens", *, language: str = D
 def s_conj_consistent(a: str, b: str, rule: str = "tokens", *, language: str = DEFAULT_LANGUAGE) -> bool | None:
     """S -> S CONJ S consistency: equal second conjuncts; ``None`` if either is not found.
 
-    ``rule`` is the :func:`second_conjunct` rule (:data:`CONJUNCT_RULES`).
+    ``rule`` is the :func:`second_conjunct` rule (:data:`CONJUNCT_RULES`). The conjuncts
+    are compared with the language's ``contractions`` written out (Dutch has none).
     """
     first = second_conjunct(a, rule, language=language)
     second = second_conjunct(b, rule, language=language)
     if first is None or second is None:
         return None
-    return first == second
+    if first == second:
+        return True
+    return expand_contractions(first.split(" "), language=language) == expand_contractions(
+        second.split(" "), language=language
+    )
 
 
 # --------------------------------------------------------------------------------------
@@ -524,17 +565,6 @@ def inflected_forms(keyword: str) -> frozenset[str]:
     return frozenset(forms)
 
 
-def _matches_inflected(lowered: Sequence[str], keyword: tuple[str, ...]) -> bool:
-    """``keyword``'s tokens in order, the last one in any of its :func:`inflected_forms`."""
-    *head, last = keyword
-    forms = inflected_forms(last)
-    k = len(keyword)
-    return any(
-        lowered[i + k - 1] in forms and tuple(lowered[i : i + k - 1]) == tuple(head)
-        for i in range(len(lowered) - k + 1)
-    )
-
-
 @functools.lru_cache(maxsize=None)
 def _stemmer(snowball: str):
     from nltk.stem.snowball import SnowballStemmer
@@ -548,12 +578,6 @@ def _stem(word: str, snowball: str) -> str:
     return _stemmer(snowball).stem(word)
 
 
-def _matches_stem(lowered: Sequence[str], keyword: tuple[str, ...], snowball: str) -> bool:
-    """``keyword``'s tokens in order, each with the Snowball stem of the translation's token."""
-    stems = [_stem(token, snowball) for token in lowered]
-    return _contains_sequence(stems, [_stem(token, snowball) for token in keyword])
-
-
 def check_keyword_matching(matching: str) -> str:
     """``matching`` if it is one of :data:`KEYWORD_MATCHING`, else ``ValueError``."""
     if matching not in KEYWORD_MATCHING:
@@ -561,13 +585,82 @@ def check_keyword_matching(matching: str) -> str:
     return matching
 
 
-def _matches_inflected_in(lowered: Sequence[str], keyword: tuple[str, ...], spec: Language) -> bool:
-    """``inflected`` matching the way the language's ``keyword_matching`` says."""
+#: how many letters a compound's first part has at least, for ``*`` keywords (``End`` of
+#: ``Endanalyse``)
+MIN_COMPOUND_MODIFIER = 3
+
+
+@dataclass(frozen=True)
+class _Keyword:
+    """A keyword as a language file writes it: its tokens (case kept) and its prefix
+    (``=``: this form only; ``*``: also as the head of a compound)."""
+
+    tokens: tuple[str, ...]
+    exact: bool = False
+    compound_head: bool = False
+
+    @functools.cached_property
+    def lowered(self) -> tuple[str, ...]:
+        return tuple(token.lower() for token in self.tokens)
+
+
+@functools.lru_cache(maxsize=4096)
+def _keyword(word: str, language: str) -> _Keyword | None:
+    exact, compound = word.startswith(EXACT_FORM), word.startswith(COMPOUND_HEAD)
+    toks = _tokens(word[1:] if exact or compound else word, language)
+    return _Keyword(toks, exact, compound) if toks else None
+
+
+def _keywords(words: Iterable[str], language: str) -> list[_Keyword]:
+    return [keyword for keyword in (_keyword(word, language) for word in words) if keyword is not None]
+
+
+def _same_form(token: str, keyword: str, spec: Language, *, inflect: bool) -> bool:
+    """Whether a lowercase token is a form of a lowercase keyword token: the language's
+    ``keyword_matching`` when ``inflect``, else the keyword's own form."""
+    if not inflect:
+        return token == keyword
     if spec.keyword_matching == "dutch_endings":
-        return _matches_inflected(lowered, keyword)
+        return token in inflected_forms(keyword)
     if spec.keyword_matching == "snowball":
-        return _matches_stem(lowered, keyword, spec.snowball)
-    return _contains_sequence(lowered, keyword)
+        return _stem(token, spec.snowball) == _stem(keyword, spec.snowball)
+    return token == keyword
+
+
+def _token_matches(token: str, keyword: str, spec: Language, *, inflect: bool, compound_head: bool) -> bool:
+    """One token of a translation against one token of a keyword (both as written)."""
+    if spec.nouns_capitalised and keyword[:1].isupper() and not token[:1].isupper():
+        return False  # a noun keyword; a lowercase token is not that noun
+    lowered, wanted = token.lower(), keyword.lower()
+    if _same_form(lowered, wanted, spec, inflect=inflect):
+        return True
+    return compound_head and any(
+        _same_form(lowered[start:], wanted, spec, inflect=inflect)
+        for start in range(MIN_COMPOUND_MODIFIER, len(lowered) - 1)
+    )
+
+
+def _matches_in_language(toks: Sequence[str], keyword: _Keyword, spec: Language) -> bool:
+    """``inflected`` matching of one keyword the way the language's file says: its tokens in
+    order, each a form of the keyword's token (Dutch endings: the last token only, the
+    others as written; Snowball: every token by its stem), a ``=`` keyword in its own form
+    only, a ``*`` keyword also as the head of a compound, and a capitalised keyword only on
+    capitalised tokens where ``nouns_capitalised``."""
+    k = len(keyword.tokens)
+    last_only = spec.keyword_matching == "dutch_endings"
+    for start in range(len(toks) - k + 1):
+        if all(
+            _token_matches(
+                toks[start + i],
+                keyword.tokens[i],
+                spec,
+                inflect=not keyword.exact and (i == k - 1 or not last_only),
+                compound_head=keyword.compound_head,
+            )
+            for i in range(k)
+        ):
+            return True
+    return False
 
 
 def is_overgeneralised(
@@ -575,14 +668,14 @@ def is_overgeneralised(
 ) -> bool:
     """True iff a literal keyword of the idiom occurs in ``translation``.
 
-    Matching is case-insensitive and works on the tokens of :func:`tokens`; ``matching``
-    says how a keyword matches (a multi-word keyword matches as a token sequence):
+    Matching works on the tokens of :func:`tokens`; ``matching`` says how a keyword
+    matches (a multi-word keyword matches as a token sequence):
 
-    * ``"substring"``: anywhere in the space-joined tokens, as the original code did, so
-      also inside another word: ``even`` fires in ``Het leven is mooi`` and ``land`` in
-      ``Nederland``;
-    * ``"word"``: a whole token only: ``hart`` fires in ``door het hart`` but not in ``het
-      hartje`` nor ``harten``;
+    * ``"substring"``: anywhere in the space-joined tokens, case-insensitively, as the
+      original code did, so also inside another word: ``even`` fires in ``Het leven is
+      mooi`` and ``land`` in ``Nederland``;
+    * ``"word"``: a whole token only, case-insensitively: ``hart`` fires in ``door het
+      hart`` but not in ``het hartje`` nor ``harten``;
     * ``"inflected"`` (default): a whole token, also inflected, as the language's
       ``keyword_matching`` says. Dutch (``dutch_endings``): with a Dutch inflectional or
       diminutive ending (:func:`inflected_forms`): ``hart`` fires in ``het hartje`` and
@@ -592,18 +685,26 @@ def is_overgeneralised(
       spelled like a plural (``werken``, ``pakken``, ``landen``). ``snowball``: a token
       whose Snowball stem (of the lowercase word) equals the keyword's (German ``Herz``
       fires in ``mit dem Herzen``, not in ``herzlich``); every token of a multi-word
-      keyword stem-equal in sequence. ``word``: as ``"word"``.
+      keyword stem-equal in sequence. ``word``: as ``"word"``. Where the language's nouns
+      are capitalised (``nouns_capitalised``, German), a keyword written with a capital
+      matches only a token written with one (``Rennen``, the noun, not ``rennen``, the
+      verb). A keyword written ``=Weile`` matches its own form only (its stem is that of
+      ``weil``, "because"), one written ``*Analyse`` also the head of a compound whose
+      first part has at least :data:`MIN_COMPOUND_MODIFIER` letters (``Endanalyse``).
+
+    ``"substring"`` and ``"word"`` read a prefixed keyword without its prefix.
     """
     check_keyword_matching(matching)
-    cands = _candidate_tokens(keywords, language)
+    cands = _keywords(keywords, language)
     if matching == "substring":
         text = _normalised(translation, language).lower()
-        return any(" ".join(cand) in text for cand in cands)
-    lowered = [t.lower() for t in _tokens(translation, language)]
+        return any(" ".join(cand.lowered) in text for cand in cands)
+    toks = _tokens(translation, language)
     if matching == "word":
-        return any(_contains_sequence(lowered, cand) for cand in cands)
+        lowered = [t.lower() for t in toks]
+        return any(_contains_sequence(lowered, cand.lowered) for cand in cands)
     spec = _language(language)
-    return any(_matches_inflected_in(lowered, cand, spec) for cand in cands)
+    return any(_matches_in_language(toks, cand, spec) for cand in cands)
 
 
 def reference_is_paraphrase(

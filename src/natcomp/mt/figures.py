@@ -283,12 +283,20 @@ def _epoch_ticks(epochs: Sequence[int]) -> list[int]:
 
 
 def overgeneralisation_figure(
-    table: pd.DataFrame, sizes: Sequence[str], path: str | Path, *, systems: Sequence[str] = ()
+    table: pd.DataFrame,
+    sizes: Sequence[str],
+    path: str | Path,
+    *,
+    systems: Sequence[str] = (),
+    word_for_word: Sequence[str] = (),
 ) -> plt.Figure:
     """Figure 4: overgeneralisation over training, a thin line per idiom and the mean, per
     corpus size. A pretrained system has no training curve: its idioms are small points
     and their mean a large marker at the x position "final", right of the epochs. A table
-    without scores (a target language without idiom keywords) gives a figure of its note."""
+    without scores (a target language without idiom keywords) gives a figure of its note.
+    Idioms of ``word_for_word`` (word for word in the target language: their score measures
+    accuracy) keep their thin lines and points but are left out of the means, and the
+    title says so."""
     if "overgeneralisation" not in table.columns:
         figure, ax = plt.subplots(figsize=(6, 1.5))
         ax.axis("off")
@@ -323,7 +331,8 @@ def overgeneralisation_figure(
             subset = curves[(curves["data_type"] == data_type) & (curves["size"] == size)]
             for _, idiom in subset.groupby("idiom"):
                 ax.plot(idiom["checkpoint"], idiom["overgeneralisation"], color=palette[size], alpha=0.15, lw=0.8)
-            mean = subset.groupby("checkpoint")["overgeneralisation"].mean()
+            counted = subset[~subset["idiom"].isin(word_for_word)]
+            mean = counted.groupby("checkpoint")["overgeneralisation"].mean()
             ax.plot(mean.index, mean.values, color=palette[size], lw=2.5, label=size)
         # Several pretrained systems stand side by side around the "final" position.
         for index, system in enumerate(pretrained):
@@ -332,7 +341,7 @@ def overgeneralisation_figure(
             ax.scatter([x] * len(subset), subset["overgeneralisation"], color=palette[system], alpha=0.3, s=12)
             ax.scatter(
                 [x],
-                [subset["overgeneralisation"].mean()],
+                [subset.loc[~subset["idiom"].isin(word_for_word), "overgeneralisation"].mean()],
                 color=palette[system],
                 marker="D",
                 s=60,
@@ -356,5 +365,9 @@ def overgeneralisation_figure(
         ax.set_ylim(-0.02, 1.02)
     axes[0][0].set_ylabel(OVERGENERALISATION_LABEL)
     axes[0][-1].legend(title=_legend_title(table), loc="upper left", bbox_to_anchor=(1.02, 1))
-    figure.suptitle(_OVERGENERALISATION_TITLES[bool(epochs), bool(pretrained)])
+    title = _OVERGENERALISATION_TITLES[bool(epochs), bool(pretrained)]
+    left_out = sorted(set(word_for_word) & set(table["idiom"]))
+    if left_out:
+        title += f"\nmeans without {', '.join(left_out)} (word for word in the target language)"
+    figure.suptitle(title)
     return _save(figure, path)

@@ -5,8 +5,8 @@ The test items are English; what depends on the target language is read from
 ``mt.source_lang``/``mt.target_lang`` use) and nowhere else:
 
 * ``name``: the language's English name, which a prompt names (``Dutch``);
-* ``iso639_3``: the three-letter code of the Tatoeba pair folder (``eng-nld``) and the
-  FLORES-101 file names (``nld.dev``);
+* ``iso639_3``: the three-letter code of the Tatoeba pair folder (``eng-nld``, ``deu-eng``:
+  the release orders the codes alphabetically) and the FLORES-101 file names (``nld.dev``);
 * ``flores200``: the FLORES-200 code, NLLB-200's language token (``nld_Latn``);
 * ``m2m100``: M2M100's language code (``__nl__``); ``marian``: the target part of the
   Helsinki-NLP opus-mt model names (``Helsinki-NLP/opus-mt-en-nl``);
@@ -18,14 +18,30 @@ The test items are English; what depends on the target language is read from
   template-1 sentence);
 * ``equivalent_tokens``: groups of words a noun's replacement may change in a correct
   translation (S -> NP VP): each group counts as one token (Dutch ``de``/``het``);
+* ``contractions``: a preposition fused with an article (Spanish ``al`` -> ``a el``,
+  German ``zum`` -> ``zu dem``), expanded before the S -> NP VP and S -> S CONJ S
+  comparisons, so that ``al rey`` / ``a la reina`` is one edit as ``el rey`` / ``la
+  reina`` is (Dutch has none);
 * ``keyword_matching``: how ``inflected`` keyword matching finds an idiom's literal
   keyword in a translation: ``dutch_endings`` (the Dutch endings of
   :func:`natcomp.mt.consistency.inflected_forms`), ``snowball`` (equal Snowball stems,
   NLTK's stemmer named by ``snowball``) or ``word`` (whole words only);
+  ``nouns_capitalised`` (German): a keyword written with a capital letter is a noun and
+  matches only a token written with one (``Weg``, the noun, not ``weg``, the particle of
+  ``wegsehen``);
 * ``idiom_keywords``: the literal translations of the 20 idioms' English keywords
   (``keywords``: idiom -> list, or ``file``: a TSV column), who wrote them (``source``:
-  ``paper`` or ``natcomp``) and a ``note``; a language without this section runs every
-  test but overgeneralisation.
+  ``paper`` or ``natcomp``) and a ``note``; ``word_for_word``: idiom -> why the
+  language's own idiomatic translation is the literal one (its score measures accuracy,
+  not overgeneralisation: tables mark it and means leave it out); ``kept_collisions``:
+  keyword -> why it stays although it fires on a word of the test templates
+  (:mod:`natcomp.mt.keyword_checks`). A keyword written ``=Weile`` matches that form only
+  (no stem, no ending), ``*Analyse`` also as the head of a compound (``Endanalyse``). A
+  language without this section runs every test but overgeneralisation;
+* ``idiom_probes``: hand-written translations that check the keyword lists: per idiom
+  (``idioms``) ``idiomatic`` translations of its clause that must not count as
+  overgeneralised and ``literal`` ones that must, and ``ordinary`` sentences without an
+  idiom that no keyword may fire on (:func:`natcomp.mt.keyword_checks.probe_failures`).
 
 ``drafted`` lists the fields the project drafted rather than took from a paper.
 English (``en.yaml``) is the only source language: its file names the language only.
@@ -43,10 +59,16 @@ from natcomp.errors import ConfigError, InputError
 
 #: the language of the test items: the only source language
 SOURCE_LANGUAGE = "en"
+#: its ISO 639-3 code (Tatoeba and FLORES-101 names)
+ENGLISH_ISO639_3 = "eng"
 #: how ``inflected`` keyword matching works, per language (see the module doc)
 KEYWORD_MATCHING_KINDS = ("dutch_endings", "snowball", "word")
 #: who wrote an idiom keyword list: the paper's authors or the natcomp project
 KEYWORD_SOURCES = {"paper": "the paper's", "natcomp": "drafted by natcomp"}
+#: the prefix of a keyword that matches its own form only (no stem, no ending): ``=Weile``
+EXACT_FORM = "="
+#: the prefix of a keyword that also matches as the head of a compound: ``*Analyse``
+COMPOUND_HEAD = "*"
 #: sacrebleu tokenisers a language file may name
 SACREBLEU_TOKENIZERS = ("13a", "intl", "zh", "ja-mecab", "ko-mecab", "flores101", "flores200", "char", "none")
 
@@ -63,9 +85,12 @@ _FIELDS = {
     "conjunctions",
     "min_first_conjunct",
     "equivalent_tokens",
+    "contractions",
     "keyword_matching",
     "snowball",
+    "nouns_capitalised",
     "idiom_keywords",
+    "idiom_probes",
     "drafted",
     "notes",
 }
@@ -79,11 +104,27 @@ class IdiomKeywords:
     keywords: Mapping[str, tuple[str, ...]]
     source: str  # a key of KEYWORD_SOURCES
     note: str = ""
+    #: idiom -> why the language's idiomatic translation of it is word for word the English
+    word_for_word: Mapping[str, str] = field(default_factory=dict)
+    #: keyword -> why it is kept although it fires on a word of the test templates
+    kept_collisions: Mapping[str, str] = field(default_factory=dict)
 
     @property
     def source_label(self) -> str:
         """``the paper's`` or ``drafted by natcomp``, as tables show it."""
         return KEYWORD_SOURCES[self.source]
+
+
+@dataclass(frozen=True)
+class IdiomProbes:
+    """Hand-written translations that check a language's keyword lists."""
+
+    #: idiom -> translations of its clause that keep the idiom's meaning (must score 0)
+    idiomatic: Mapping[str, tuple[str, ...]]
+    #: idiom -> literal translations of its clause (must score 1)
+    literal: Mapping[str, tuple[str, ...]]
+    #: sentences without an idiom on which no keyword of any idiom may fire
+    ordinary: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -101,9 +142,12 @@ class Language:
     conjunctions: tuple[str, ...] = ()
     min_first_conjunct: int = 5
     equivalent_tokens: tuple[tuple[str, ...], ...] = ()
+    contractions: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
     keyword_matching: str = "word"
     snowball: str | None = None
+    nouns_capitalised: bool = False
     idiom_keywords: IdiomKeywords | None = None
+    idiom_probes: IdiomProbes | None = None
     drafted: tuple[str, ...] = ()
     path: str = field(default="", compare=False)
 
@@ -114,8 +158,16 @@ class Language:
 
     @property
     def tatoeba_pair(self) -> str:
-        """The Tatoeba release's folder of the pair English -> this language (``eng-nld``)."""
-        return f"eng-{self.iso639_3}"
+        """The Tatoeba release's folder of the pair English -> this language: the two ISO
+        639-3 codes in alphabetical order (``eng-nld``, ``deu-eng``;
+        :func:`natcomp.mt.releases.tatoeba_folder`)."""
+        from natcomp.mt.releases import tatoeba_folder
+
+        return tatoeba_folder(ENGLISH_ISO639_3, self.iso639_3)
+
+    def is_word_for_word(self, idiom: str) -> bool:
+        """Whether the language's idiomatic translation of ``idiom`` is the literal one."""
+        return self.idiom_keywords is not None and idiom in self.idiom_keywords.word_for_word
 
     @functools.cached_property
     def equivalents(self) -> Mapping[str, str]:
@@ -206,6 +258,19 @@ def _parse(path: Path, code: str) -> Language:
         isinstance(g, list) and len(g) >= 2 and all(isinstance(w, str) and w for w in g) for g in groups
     ):
         raise InputError(path, "equivalent_tokens: expected a list of lists of two or more words")
+    contractions = data.get("contractions") or {}
+    if not isinstance(contractions, Mapping) or not all(
+        isinstance(word, str)
+        and " " not in word
+        and isinstance(expansion, list)
+        and len(expansion) >= 2
+        and all(isinstance(w, str) and w and " " not in w for w in expansion)
+        for word, expansion in contractions.items()
+    ):
+        raise InputError(path, "contractions: expected word -> a list of two or more words (al: [a, el])")
+    capitalised = data.get("nouns_capitalised", False)
+    if not isinstance(capitalised, bool):
+        raise InputError(path, f"nouns_capitalised {capitalised!r}; expected true or false")
     matching = data.get("keyword_matching", "word")
     if matching not in KEYWORD_MATCHING_KINDS:
         raise InputError(path, f"keyword_matching {matching!r}; expected one of {', '.join(KEYWORD_MATCHING_KINDS)}")
@@ -234,9 +299,12 @@ def _parse(path: Path, code: str) -> Language:
         conjunctions=conjunctions,
         min_first_conjunct=minimum,
         equivalent_tokens=tuple(tuple(g) for g in groups),
+        contractions={word.lower(): tuple(expansion) for word, expansion in contractions.items()},
         keyword_matching=matching,
         snowball=snowball,
+        nouns_capitalised=capitalised,
         idiom_keywords=_idiom_keywords(path, data.get("idiom_keywords")),
+        idiom_probes=_idiom_probes(path, data.get("idiom_probes")),
         drafted=tuple(drafted),
         path=str(path),
     )
@@ -269,17 +337,65 @@ def _idiom_keywords(path: Path, section) -> IdiomKeywords | None:
         ):
             raise InputError(path, "idiom_keywords.keywords: expected idiom -> a non-empty list of keywords")
         keywords = {str(idiom): tuple(words) for idiom, words in given.items()}
-    return IdiomKeywords(keywords, section["source"], str(section.get("note", "")).strip())
+    for idiom, words in keywords.items():
+        for word in words:
+            bare = word.removeprefix(EXACT_FORM).removeprefix(COMPOUND_HEAD)
+            if not bare.strip() or bare[0] in (EXACT_FORM, COMPOUND_HEAD):
+                raise InputError(path, f"idiom_keywords of {idiom!r}: {word!r} has no word after its prefix")
+            if word.startswith(COMPOUND_HEAD) and " " in bare.strip():
+                raise InputError(path, f"idiom_keywords of {idiom!r}: {word!r}: a compound head is one word")
+    reasons = {}
+    for name in ("word_for_word", "kept_collisions"):
+        given = section.get(name) or {}
+        if not isinstance(given, Mapping) or not all(
+            isinstance(reason, str) and reason.strip() for reason in given.values()
+        ):
+            raise InputError(path, f"idiom_keywords.{name}: expected a mapping to a reason (a non-empty text)")
+        reasons[name] = {str(key): reason.strip() for key, reason in given.items()}
+    listed = {word for words in keywords.values() for word in words}
+    unknown = sorted(set(reasons["kept_collisions"]) - listed)
+    if unknown:
+        raise InputError(path, f"idiom_keywords.kept_collisions names {unknown[0]!r}, which is no keyword of the file")
+    return IdiomKeywords(keywords, section["source"], str(section.get("note", "")).strip(), **reasons)
+
+
+def _sentences(path: Path, value, where: str) -> tuple[str, ...]:
+    if not isinstance(value, list) or not all(isinstance(s, str) and s.strip() for s in value):
+        raise InputError(path, f"{where}: expected a list of sentences")
+    return tuple(s.strip() for s in value)
+
+
+def _idiom_probes(path: Path, section) -> IdiomProbes | None:
+    if section is None:
+        return None
+    if not isinstance(section, Mapping) or set(section) - {"ordinary", "idioms"}:
+        raise InputError(path, "idiom_probes: expected ordinary (a list) and idioms (idiom -> idiomatic, literal)")
+    idiomatic, literal = {}, {}
+    idioms = section.get("idioms") or {}
+    if not isinstance(idioms, Mapping):
+        raise InputError(path, "idiom_probes.idioms: expected idiom -> {idiomatic: [...], literal: [...]}")
+    for idiom, probes in idioms.items():
+        if not isinstance(probes, Mapping) or set(probes) != {"idiomatic", "literal"}:
+            raise InputError(path, f"idiom_probes.idioms.{idiom}: expected idiomatic and literal, lists of sentences")
+        idiomatic[str(idiom)] = _sentences(path, probes["idiomatic"], f"idiom_probes.idioms.{idiom}.idiomatic")
+        literal[str(idiom)] = _sentences(path, probes["literal"], f"idiom_probes.idioms.{idiom}.literal")
+    ordinary = _sentences(path, section.get("ordinary") or [], "idiom_probes.ordinary")
+    return IdiomProbes(idiomatic, literal, ordinary)
 
 
 def check_idiom_names(language: Language, idioms: Sequence[str]) -> None:
     """A keyword list that names an idiom the resources do not have is an error in the
     language file (a misspelt idiom would silently never be scored)."""
-    if language.idiom_keywords is None:
-        return
-    unknown = sorted(set(language.idiom_keywords.keywords) - set(idioms))
-    if unknown:
-        raise InputError(
-            language.path,
-            f"idiom_keywords names {unknown[0]!r}, which is not an idiom of idioms.tsv ({len(idioms)} idioms)",
-        )
+    keywords, probes = language.idiom_keywords, language.idiom_probes
+    named = {
+        "idiom_keywords": set(keywords.keywords) if keywords else set(),
+        "idiom_keywords.word_for_word": set(keywords.word_for_word) if keywords else set(),
+        "idiom_probes.idioms": set(probes.idiomatic) if probes else set(),
+    }
+    for where, names in named.items():
+        unknown = sorted(names - set(idioms))
+        if unknown:
+            raise InputError(
+                language.path,
+                f"{where} names {unknown[0]!r}, which is not an idiom of idioms.tsv ({len(idioms)} idioms)",
+            )

@@ -26,6 +26,7 @@ from natcomp.errors import OptionError
 
 __all__ = [
     "KEYWORDS_ROW",
+    "MEAN_ROW",
     "LANGUAGES_FOLDER",
     "MEASURES",
     "check_target_langs",
@@ -40,6 +41,9 @@ __all__ = [
 LANGUAGES_FOLDER = "languages"
 #: the ``data_type`` of the overgeneralisation table's last row: whose keyword lists each language used
 KEYWORDS_ROW = "keyword lists"
+#: the ``idiom`` of the overgeneralisation table's mean row of each data type: the mean over
+#: the idioms that are word for word in none of the languages compared
+MEAN_ROW = "mean over idioms not word for word"
 
 
 @dataclass(frozen=True)
@@ -227,6 +231,8 @@ def compare_languages(
                 if key not in values:
                     notes[index].append(why_missing(measure, dict(zip(keys, key)), code, configs.get(code), scale))
             table[code] = pd.Series(column, dtype=float)
+        if measure == "overgeneralisation":
+            table, notes = _with_means_apart_from_word_for_word(table, notes, codes)
         table["note"] = ["; ".join(dict.fromkeys(note)) for note in notes]
         if measure == "overgeneralisation":
             labels = {}
@@ -237,6 +243,56 @@ def compare_languages(
             table = pd.concat([table.astype(object), pd.DataFrame([row])], ignore_index=True)
         tables[measure] = table[[*keys, *codes, "note"]]
     return tables
+
+
+def _with_means_apart_from_word_for_word(
+    table: pd.DataFrame, notes: list[list[str]], codes: Sequence[str]
+) -> tuple[pd.DataFrame, list[list[str]]]:
+    """The per-idiom overgeneralisation rows with a note where the idiom is word for word in
+    a language (its idiomatic translation is the literal one: the score measures accuracy
+    there), and after each data type's rows a :data:`MEAN_ROW`: per language, the mean over
+    the idioms that are word for word in none of the languages, so that every language's
+    mean is over the same idioms (empty where a language lacks one of them)."""
+    from natcomp.mt.languages import load_language
+
+    spoken = {code: load_language(code) for code in codes}
+    word_for_word = {idiom for language in spoken.values() for idiom in _word_for_word(language)}
+    for index, idiom in enumerate(table["idiom"]):
+        for code, language in spoken.items():
+            if idiom in _word_for_word(language):
+                notes[index].append(f"{code}: word for word in {language.name}, left out of the means")
+    rows, row_notes = [], []
+    for data_type, group in table.groupby("data_type", sort=False):
+        common = group[~group["idiom"].isin(word_for_word)]
+        row, note = {"data_type": data_type, "idiom": MEAN_ROW}, []
+        for code in codes:
+            values = common[code]
+            row[code] = values.mean() if len(values) and values.notna().all() else float("nan")
+            if len(values) and values.isna().any():
+                note.append(f"{code}: not every idiom scored, no mean")
+        left_out = sorted(set(group["idiom"]) & word_for_word)
+        if left_out:
+            note.append(f"without {', '.join(left_out)} (word for word in a language compared)")
+        rows.append(row)
+        row_notes.append(note)
+    if not rows:
+        return table, notes
+    means = pd.DataFrame(rows, columns=list(table.columns))
+    order = []  # each data type's idioms, then its mean
+    for data_type in dict.fromkeys(table["data_type"]):
+        order += [("idiom", i) for i in table.index[table["data_type"] == data_type]]
+        order += [("mean", i) for i in means.index[means["data_type"] == data_type]]
+    merged = pd.concat(
+        [table.loc[i] if kind == "idiom" else means.loc[i] for kind, i in order], axis=1, ignore_index=True
+    ).T
+    merged_notes = [notes[i] if kind == "idiom" else row_notes[i] for kind, i in order]
+    for code in codes:
+        merged[code] = pd.to_numeric(merged[code])
+    return merged.reset_index(drop=True), merged_notes
+
+
+def _word_for_word(language) -> set[str]:
+    return set(language.idiom_keywords.word_for_word) if language.idiom_keywords is not None else set()
 
 
 def write_language_tables(

@@ -3,7 +3,10 @@
 Two layouts (see ``config/README.md``):
 
 * a Tatoeba-Challenge language-pair tar (``<anything>/<pair>/train.src.gz``,
-  ``train.trg.gz``, ...), whatever folder the release puts the pair in;
+  ``train.trg.gz``, ...), whatever folder the release puts the pair in. The release names
+  a pair by its two ISO 639-3 codes in alphabetical order, the first on the ``.src`` side
+  (``deu-eng``: German in ``.src``, English in ``.trg``; ``eng-nld``: English in ``.src``):
+  :func:`tatoeba_folder` and :func:`tatoeba_sides`;
 * the FLORES-101 tarball (``<anything>/dev/<lang>.dev``, ``<anything>/devtest/<lang>.devtest``).
 """
 
@@ -58,21 +61,44 @@ def _open_tar(tar_path: Path) -> tarfile.TarFile:
         raise InputError(tar_path, f"not a readable tar archive: {error}") from None
 
 
-def extract_tatoeba(tar_path: str | Path, pair: str, split: str, source_out: str | Path, target_out: str | Path) -> int:
+def tatoeba_folder(source: str, target: str) -> str:
+    """The release's folder of the pair of two ISO 639-3 codes: the codes in alphabetical
+    order (``eng``, ``deu`` -> ``deu-eng``; ``eng``, ``nld`` -> ``eng-nld``), as the
+    release lists every pair (``afr-eng``, ``deu-eng``, ``eng-fra``, ``eng-spa``)."""
+    return "-".join(sorted((source, target)))
+
+
+def tatoeba_sides(source: str, target: str) -> tuple[str, str]:
+    """Which file of the release's pair folder holds ``source`` and which ``target``:
+    ``("src", "trg")`` when ``source`` comes first in the folder's name, else
+    ``("trg", "src")`` (English into German: English is the ``.trg`` of ``deu-eng``)."""
+    if source == target:
+        raise ValueError(f"a pair of two languages, not {source} twice")
+    return ("src", "trg") if tatoeba_folder(source, target).startswith(f"{source}-") else ("trg", "src")
+
+
+def extract_tatoeba(
+    tar_path: str | Path, source: str, target: str, split: str, source_out: str | Path, target_out: str | Path
+) -> int:
     """Extract one split (``train``, ``dev`` or ``test``) of a Tatoeba pair tar.
 
-    ``source_out`` receives the ``.src`` side (the pair's first language) and
-    ``target_out`` the ``.trg`` side, as plain text. Returns the number of lines; raises
-    :class:`InputError` when the files are missing or have different line counts.
+    ``source`` and ``target`` are ISO 639-3 codes (``eng``, ``deu``): the pair's folder
+    is :func:`tatoeba_folder` and ``source_out`` receives the side of ``source``,
+    ``target_out`` that of ``target`` (:func:`tatoeba_sides`), as plain text. Returns the
+    number of lines; raises :class:`InputError` when the files are missing or have
+    different line counts.
     """
     tar_path = Path(tar_path)
+    folder = tatoeba_folder(source, target)
     suffix = ".gz" if split == "train" else ""
     with _open_tar(tar_path) as archive:
         members = _members(archive, tar_path)
-        src = _find_member(members, f"{pair}/{split}.src{suffix}", tar_path)
-        trg = _find_member(members, f"{pair}/{split}.trg{suffix}", tar_path)
-        _copy_member_text(archive, src, Path(source_out), tar_path)
-        _copy_member_text(archive, trg, Path(target_out), tar_path)
+        found = [
+            _find_member(members, f"{folder}/{split}.{side}{suffix}", tar_path)
+            for side in tatoeba_sides(source, target)
+        ]
+        for member, out in zip(found, (source_out, target_out), strict=True):
+            _copy_member_text(archive, member, Path(out), tar_path)
     return _check_or_remove(source_out, target_out)
 
 

@@ -205,15 +205,40 @@ def overgeneralisation_table(
 KEYWORDS_COLUMN = "keywords"
 
 
-def keyword_lists(target_lang: str) -> str:
+#: what the ``keywords`` column adds to an idiom whose idiomatic translation in the target
+#: language is the literal one (its score measures accuracy, not overgeneralisation)
+WORD_FOR_WORD = "word for word in {language}: measures accuracy, not overgeneralisation; left out of means"
+
+
+def keyword_lists(target_lang: str, idiom: str | None = None) -> str:
     """Whose idiom keyword lists a run into ``target_lang`` matches, as the overgeneralisation
-    tables show it: ``Dutch: the paper's``, ``German: drafted by natcomp``."""
+    tables show it: ``Dutch: the paper's``, ``German: drafted by natcomp``. For an ``idiom``
+    of a drafted list, also whether it is word for word in the language
+    (:data:`WORD_FOR_WORD`) and which of its keywords stay although they fire on a template
+    word (``kept_collisions``). The paper's lists are shown as they are: their one such
+    keyword (Dutch rennen) is documented with them (docs/mt.md), and the Dutch tables stay
+    the paper's."""
+    from natcomp.mt.keyword_checks import kept_collision_note
     from natcomp.mt.languages import target_language
 
     language = target_language(target_lang)
     if language.idiom_keywords is None:
         return f"{language.name}: none"
-    return f"{language.name}: {language.idiom_keywords.source_label}"
+    label = f"{language.name}: {language.idiom_keywords.source_label}"
+    if idiom is None or language.idiom_keywords.source == "paper":
+        return label
+    notes = [WORD_FOR_WORD.format(language=language.name)] if language.is_word_for_word(idiom) else []
+    notes += [note for note in [kept_collision_note(language, idiom)] if note]
+    return "; ".join([label, *notes])
+
+
+def word_for_word_idioms(target_lang: str) -> list[str]:
+    """The idioms whose idiomatic translation in ``target_lang`` is the literal one
+    (``idiom_keywords.word_for_word`` of its file): reported apart from means over idioms."""
+    from natcomp.mt.languages import target_language
+
+    keywords = target_language(target_lang).idiom_keywords
+    return sorted(keywords.word_for_word) if keywords is not None else []
 
 
 def no_keywords_table(target_lang: str) -> pd.DataFrame:
@@ -230,8 +255,10 @@ def no_keywords_table(target_lang: str) -> pd.DataFrame:
 
 
 def with_keyword_lists(table: pd.DataFrame, target_lang: str) -> pd.DataFrame:
-    """``table`` with :data:`KEYWORDS_COLUMN` last: whose keyword lists its rows matched."""
-    return table.assign(**{KEYWORDS_COLUMN: keyword_lists(target_lang)})
+    """``table`` with :data:`KEYWORDS_COLUMN` last: whose keyword lists its rows matched,
+    and per idiom what :func:`keyword_lists` says of it."""
+    labels = {idiom: keyword_lists(target_lang, idiom) for idiom in dict.fromkeys(table["idiom"])}
+    return table.assign(**{KEYWORDS_COLUMN: table["idiom"].map(labels).astype(object)})
 
 
 #: suffix of the column with the standard deviation over seeds next to each model group's mean
@@ -325,6 +352,18 @@ def overgeneralisation_peaks(table: pd.DataFrame, sizes: Sequence[str], *, syste
         return pd.DataFrame(columns=columns)
     peaks = pd.concat(parts, ignore_index=True)
     return order_rows(peaks, ["data_type", *MODEL_KEYS[:2]], sizes, systems)[columns]
+
+
+#: the target language the MT paper published its values for (resources/mt/published.tsv:
+#: English -> Dutch; the source language is always English)
+PUBLISHED_TARGET = "nl"
+
+
+def published_for(published: pd.DataFrame, target_lang: str) -> pd.DataFrame:
+    """The published values a run's tables and figures put beside its numbers: the paper's
+    where the run translates into the language they were published for (Dutch), none for
+    any other target language (the Dutch paper's numbers are no reference for German)."""
+    return published if target_lang == PUBLISHED_TARGET else published.iloc[0:0]
 
 
 #: the summaries that reproduce a table of the paper -> their key columns (the

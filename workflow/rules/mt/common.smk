@@ -8,8 +8,10 @@ from natcomp.mt.languages import target_language
 from natcomp.mt.config import (
     check_mt_config,
     check_system_models,
+    derive_pair_settings,
     download_fields,
     flores_langs,
+    pair_languages,
     size_fairseq_options,
     tatoeba_pair,
 )
@@ -17,6 +19,12 @@ from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 from natcomp.mt.systems import is_causal, system_entry
 from natcomp.runs import workflow_built
 
+# What the pair decides ({target} in system names and models, the auto values): filled in
+# before anything reads the section, so the run's record (results/config.yaml) holds it,
+# and said in the plan.
+config["mt"], _MT_DERIVED = stop_on_config_error(derive_pair_settings, config["mt"])
+for _line in _MT_DERIVED:
+    print(f"natcomp: mt: {_line}", file=sys.stderr)
 MT = config["mt"]
 SRC, TRG = MT["source_lang"], MT["target_lang"]
 LANGS = [SRC, TRG]
@@ -53,6 +61,7 @@ stop_on_config_error(check_mt_config, MT, cache_dir=".snakemake/natcomp")
 #: resources/mt/languages/<code>.yaml)
 TATOEBA_PAIR = tatoeba_pair(MT)
 FLORES_LANGS = flores_langs(MT)
+PAIR_ISO639_3 = [language.iso639_3 for language in pair_languages(MT)]
 DOWNLOAD_FIELDS["mt"] = download_fields(MT)
 
 

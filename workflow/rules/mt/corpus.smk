@@ -18,6 +18,8 @@ rule mt_extract_tatoeba:
         "../../../envs/natcomp.yaml"
     params:
         pair=TATOEBA_PAIR,
+        # ISO 639-3 codes of source and target: which side of the pair folder is which
+        languages=PAIR_ISO639_3,
     script:
         "../../scripts/mt/extract_tatoeba_train.py"
 

@@ -113,5 +113,6 @@ rule mt_bleu_table:
         run_settings=run_settings("mt", config["mt"]),
         sizes=SIZES,
         systems=SYSTEMS,
+        target_lang=TRG,
     script:
         "../../scripts/mt/bleu_table.py"

@@ -280,6 +280,7 @@ rule mt_figures:
     params:
         sizes=SIZES,
         systems=SYSTEMS,
+        target_lang=TRG,
     script:
         "../../scripts/mt/figures.py"
 

@@ -25,8 +25,8 @@ with logged(snakemake.log[0]) as log:
         "substitutivity_summary": mt.substitutivity_summary(substitutivity, **order),
         "overgeneralisation_peaks": peaks,
     }
-    # The paper's Tables 4a and 6a beside the summaries (paper_<size> columns).
-    tables = mt.with_published(tables, read_published(inputs.published))
+    # The paper's Tables 4a and 6a beside the summaries (paper_<size> columns), in a Dutch run only.
+    tables = mt.with_published(tables, mt.published_for(read_published(inputs.published), target_lang))
     for name, table in tables.items():
         mt.write_table(table, out[name])
         # The report shows the HTML rendering; the TSV stays the data file.
