@@ -112,4 +112,6 @@ def test_read_yaml_names_the_line_and_column_of_a_syntax_error(tmp_path):
     with pytest.raises(InputError) as caught:
         read_yaml(bad)
     assert caught.value.line == 3
-    assert str(caught.value).startswith(f"{bad}, line 3: column 8: not valid YAML: expected ',' or '}}', but got ':'")
+    # libyaml's words (natcomp.files.load_yaml), or PyYAML's where it was built without libyaml
+    assert str(caught.value).startswith(f"{bad}, line 3: column 8: not valid YAML: ")
+    assert "expected ',' or '}'" in str(caught.value) and len(str(caught.value).splitlines()) == 1

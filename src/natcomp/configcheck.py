@@ -14,11 +14,11 @@ import difflib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from natcomp.errors import ConfigError
+from natcomp.files import load_yaml
 
 #: the dtypes a config's ``dtype`` (and ``natcomp evaluate --dtype``) names: ``auto`` (the
 #: checkpoint's own on a GPU, fp32 on a CPU) or one dtype; what each means is
@@ -50,7 +50,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
 
 def load_schema(path: str | Path) -> dict:
     with open(path, encoding="utf-8") as handle:
-        return yaml.safe_load(handle)
+        return load_yaml(handle)
 
 
 _BOOLEAN_WORDS = {"true": True, "false": False}

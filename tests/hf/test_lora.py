@@ -14,7 +14,7 @@ import torch
 from natcomp import hf
 from natcomp.errors import ConfigError
 from natcomp.finetuning import FineTuning
-from natcomp.hf import lora, precision
+from natcomp.hf import lora, precision, training
 
 TEXTS = [f"the {a} sees the {b} ." for a in ("poet", "king", "baker", "mayor") for b in ("farmer", "judge", "cook")]
 LABELS = [index % 2 for index in range(len(TEXTS))]
@@ -78,7 +78,7 @@ def test_the_optimiser_sees_only_the_trainable_parameters(tiny, caplog):
     trainable = {name for name, parameter in model.named_parameters() if parameter.requires_grad}
     assert trainable == {name for name in trainable if "lora_" in name or name.startswith("classifier.")}
     assert applied.trainable == sum(p.numel() for p in model.parameters() if p.requires_grad) < applied.total
-    groups = hf.training._parameter_groups(model, 0.01)
+    groups = training._parameter_groups(model, 0.01)
     assert sum(len(group["params"]) for group in groups) == len(trainable)
 
 

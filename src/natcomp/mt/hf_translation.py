@@ -33,16 +33,12 @@ from pathlib import Path
 
 from natcomp.adapters import read_adapter
 from natcomp.errors import ConfigError
-from natcomp.hf.inference import length_sorted_batches, model_device
 from natcomp.hf.kinds import is_causal_lm_config
-from natcomp.hf.models import check_model_available, device, run_dtype, set_threads
-from natcomp.hf.placement import is_placed
 from natcomp.mt.languages import load_language
-from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
-from transformers import LogitsProcessorList  # noqa: E402  (isort: after natcomp.hf.seq2seq)
-
-from natcomp.hf.causal import ItemTokenLimit  # noqa: E402
+# torch and transformers are imported where a model is loaded or decodes, not here: the
+# workflow's config checks (natcomp.mt.config.check_systems) read this module's language and
+# family rules while Snakemake plans, where loading torch would cost seconds for nothing.
 
 log = logging.getLogger(__name__)
 
@@ -96,6 +92,8 @@ def language_codes(
 def model_folder(name_or_path: str | os.PathLike, key: str = "model") -> Path:
     """The local folder a model's files are read from: a directory as it is, a Hub id's
     cached snapshot folder. A model that is neither is a :class:`ConfigError`."""
+    from natcomp.hf.models import check_model_available
+
     source = check_model_available(name_or_path, key)
     if Path(source).is_dir():
         return Path(source)
@@ -271,6 +269,8 @@ def check_hf_system(model: str | os.PathLike, key: str) -> str:
     """Check, before any job starts, that a Hugging Face system can be loaded; return where
     it loads from. A missing model is a :class:`ConfigError` naming ``key`` (with the hint
     for ``HF_HUB_OFFLINE``); a model present locally must be one of the supported families."""
+    from natcomp.hf.models import check_model_available
+
     source = check_model_available(model, key)
     if Path(source).is_dir() or _cached(source):
         detect_family(source, key)
@@ -323,6 +323,10 @@ class HFTranslator:
         key: str = "model",
         family: str | None = None,
     ):
+        from natcomp.hf.inference import model_device
+        from natcomp.hf.models import device, run_dtype, set_threads
+        from natcomp.hf.placement import is_placed
+        from natcomp.hf.seq2seq import load_seq2seq  # first: it keeps a mismatched torchaudio away
 
         self.model_name, self.settings, self.key = str(model), settings, key
         self.source_lang, self.target_lang = source_lang, target_lang
@@ -423,6 +427,10 @@ class HFTranslator:
 
     def _decode(self, sentences: Sequence[str], nbest: int) -> list[list[str]]:
         import torch
+        from transformers import LogitsProcessorList
+
+        from natcomp.hf.causal import ItemTokenLimit
+        from natcomp.hf.inference import length_sorted_batches
 
         results: list[list[str]] = [[] for _ in sentences]
         prefix = f"{self.target_code} " if self.family == "marian" and self.target_code else ""
