@@ -101,8 +101,8 @@ def test_the_best_checkpoint_and_early_stopping_follow_validation_bleu(config):
         assert options["eval-bleu"] is True and options["eval-bleu-detok"] == "moses"
         assert json.loads(options["eval-bleu-args"]) == {
             "beam": translate["beam"],
-            "max_len_a": translate.get("max_len_a", 1.2),
-            "max_len_b": translate.get("max_len_b", 10),
+            "max_len_a": translate.get("max_len_a", 0),
+            "max_len_b": translate.get("max_len_b", 200),
         }
         assert json.loads(options["eval-bleu-detok-args"]) == {"source_lang": "en", "target_lang": "nl"}
         assert options["eval-bleu-remove-bpe"] == "@@ ", "subword-nmt's separator, as natcomp's remove_bpe"
@@ -125,6 +125,30 @@ def test_the_paper_config_decodes_with_fairseq_generates_default_length_limit():
         decode = json.loads(size_fairseq_options(PAPER, size)["eval-bleu-args"])
         assert (decode["max_len_a"], decode["max_len_b"]) == (generation.max_len_a, generation.max_len_b)
     assert (DEMO["translate"]["max_len_a"], DEMO["translate"]["max_len_b"]) == (1.2, 10)
+
+
+def test_a_config_without_a_decode_length_gets_fairseq_generates_default():
+    """The schema's default is fairseq-generate's (0 x source + 200), so a config that
+    leaves the limit out decodes as the paper did; the demo sets its own 1.2 x source + 10."""
+    from fairseq import options as fairseq_options
+    from snakemake.utils import validate
+
+    generation = fairseq_options.parse_args_and_arch(fairseq_options.get_generation_parser(), ["DATA"])
+    mt = copy.deepcopy(DEMO)
+    del mt["translate"]
+    validate(mt, str(REPO / "config" / "schema" / "mt.yaml"), set_default=True)
+    assert (mt["translate"]["max_len_a"], mt["translate"]["max_len_b"]) == (generation.max_len_a, generation.max_len_b)
+    mt["translate"] = {"beam": 5}
+    validate(mt, str(REPO / "config" / "schema" / "mt.yaml"), set_default=True)
+    assert (mt["translate"]["max_len_a"], mt["translate"]["max_len_b"]) == (0, 200)
+    assert (DEMO["translate"]["max_len_a"], DEMO["translate"]["max_len_b"]) == (1.2, 10), "the demo sets its own"
+
+
+def test_the_paper_config_decodes_tests_in_fp32_and_trains_in_fp16():
+    """The released translate_data.sh runs fairseq-generate without --fp16; training used
+    --fp16 (the original launcher), and so does the paper config."""
+    assert PAPER["translate"]["precision"] == "fp32"
+    assert PAPER["train"]["precision"] == "fp16"
 
 
 def test_validation_bleu_options_pass_fairseqs_parser_and_follow_the_decode_settings():

@@ -298,8 +298,8 @@ def selection_options(mt: Mapping) -> dict:
     translate = mt.get("translate", {})
     decode = {
         "beam": translate.get("beam", 5),
-        "max_len_a": translate.get("max_len_a", 1.2),
-        "max_len_b": translate.get("max_len_b", 10),
+        "max_len_a": translate.get("max_len_a", 0),
+        "max_len_b": translate.get("max_len_b", 200),
     }
     from natcomp.mt.preprocess import moses_language
 
