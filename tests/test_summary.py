@@ -149,6 +149,16 @@ def test_write_summary_writes_both_files(tmp_path):
     assert len(read_tsv(tmp_path / "s.tsv")) == 4
 
 
+def test_long_form_keeps_verdicts_as_values_not_in_row_names():
+    """A ``<size>_vs_paper`` verdict is a cell of its row, not part of the row's name."""
+    table = pd.DataFrame(
+        {"data_type": ["synthetic"], "condition": ["s3"], "small": ["0.5"], "small_vs_paper": ["outside"]}
+    )
+    long = long_form(table, "mt", "paper", "systematicity_summary")
+    assert long["row"].tolist() == ["synthetic / s3", "synthetic / s3"]
+    assert long["column"].tolist() == ["small", "small_vs_paper"] and long["value"].tolist() == ["0.5", "outside"]
+
+
 def test_long_form_keeps_empty_cells_out():
     table = pd.DataFrame({"model": ["a", "b"], "f1": ["0.5", ""]})
     assert long_form(table, "noncompsst", "demo", "models")["row"].tolist() == ["a"]

@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from natcomp.files import atomic_open
-from natcomp.published import PAPER_PREFIX, ROW_KEY_SEPARATOR
+from natcomp.published import PAPER_PREFIX, ROW_KEY_SEPARATOR, SPREAD_SUFFIX
 from natcomp.report_table import STYLE, download_link, embedded_png, numeric_columns, table_fragment
 from natcomp.runs import workflow_built
 from natcomp.tsv import read_tsv, write_tsv
@@ -165,13 +165,15 @@ def run_settings(family: str, section: Mapping) -> str:
 
 
 def long_form(table: pd.DataFrame, family: str, scale: str, name: str) -> pd.DataFrame:
-    """Every numeric cell of ``table``: its row named by the table's other cells."""
-    numeric = numeric_columns(table)
-    keys = [column for column in table.columns if column not in numeric]
+    """Every numeric cell of ``table``, and every verdict on a value's place in the paper's
+    seed spread (``*_vs_paper``): its row named by the table's other cells."""
+    values = numeric_columns(table)
+    values += [column for column in table.columns if column.endswith(SPREAD_SUFFIX) and column not in values]
+    keys = [column for column in table.columns if column not in values]
     records = []
     for _, row in table.iterrows():
         label = ROW_KEY_SEPARATOR.join(str(row[key]) for key in keys if str(row[key]) != "")
-        for column in numeric:
+        for column in values:
             value = row[column]
             if str(value) != "":
                 records.append((family, scale, name, label, column, value))

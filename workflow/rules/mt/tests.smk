@@ -171,6 +171,8 @@ rule mt_tables:
         substitutivity=score_files("substitutivity"),
         overgeneralisation=score_files("overgeneralisation"),
         published="resources/mt/published.tsv",
+        # the original study's own scores per size, seed and cell (natcomp.mt.paper_results)
+        paper_results="resources/mt/paper_results",
     output:
         systematicity="results/tables/mt/systematicity.tsv",
         substitutivity="results/tables/mt/substitutivity.tsv",

@@ -1,4 +1,5 @@
 from natcomp.mt import tables as mt
+from natcomp.mt.paper_results import read_paper_results, with_paper
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
@@ -25,8 +26,9 @@ with logged(snakemake.log[0]) as log:
         "substitutivity_summary": mt.substitutivity_summary(substitutivity, **order),
         "overgeneralisation_peaks": peaks,
     }
-    # The paper's Tables 4a and 6a beside the summaries (paper_<size> columns).
-    tables = mt.with_published(tables, read_published(inputs.published))
+    # The paper beside every table: its printed Tables 4a and 6a (paper_<size>), and its
+    # own per-seed results (mean and sd of each cell, within or outside their spread).
+    tables = with_paper(tables, read_published(inputs.published), read_paper_results(inputs.paper_results))
     for name, table in tables.items():
         mt.write_table(table, out[name])
         # The report shows the HTML rendering; the TSV stays the data file.
