@@ -182,3 +182,28 @@ def test_the_config_check_parses_the_generated_options_too(monkeypatch):
     monkeypatch.setattr(mt_config, "selection_options", lambda mt: {**generated(mt), "eval-bleu-detokk": "moses"})
     with pytest.raises(ConfigError, match=r"fairseq-train has no option --eval-bleu-detokk"):
         checked()
+
+
+def test_released_items_need_the_releases_archive_and_dutch_references(monkeypatch):
+    """mt.tests.items: released reads the archive of downloads.released_tests; its natural
+    references are Dutch, so another target language cannot keep paraphrase-only scoring."""
+    from natcomp.mt import config as mt_config
+    from natcomp.mt.released_items import RELEASE_COMMIT, RELEASE_URL
+
+    monkeypatch.setattr(mt_config, "_check_fairseq_options_cached", lambda *args: None)  # not what is tested
+
+    mt = copy.deepcopy(DEMO)
+    mt["tests"]["items"] = "released"
+    with pytest.raises(ConfigError, match=r"mt\.downloads\.released_tests: is needed by mt\.tests\.items: released"):
+        check_mt_config(mt)
+    mt["downloads"]["released_tests"] = {"url": RELEASE_URL, "sha256": None}
+    check_mt_config(mt)
+    german = copy.deepcopy(PAPER) | {"target_lang": "de", "systems": {}}
+    german["synonyms"]["candidates"] = "probes"
+    assert german["tests"]["paraphrase_references_only"] is True
+    with pytest.raises(ConfigError, match=r"mt\.tests\.paraphrase_references_only: the released natural items"):
+        check_mt_config(german)
+    german["tests"]["paraphrase_references_only"] = False
+    check_mt_config(german)
+    assert PAPER["tests"]["items"] == "released" and DEMO["tests"].get("items", "generated") == "generated"
+    assert RELEASE_COMMIT in PAPER["downloads"]["released_tests"]["url"], "the commit the shipped manifest lists"

@@ -237,6 +237,7 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
     for template in synonyms.get("probe_templates", []):
         if template.count("{term}") != 1:
             raise ConfigError("mt.synonyms.probe_templates", f"{template!r} must contain {{term}} exactly once")
+    _check_released_items(mt, target)
 
     check_systems(mt)
     options = mt["train"]["fairseq"]
@@ -262,6 +263,27 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
                 f"(mt.train.epoch_checkpoints.{size} ends at {max(epochs[size])}); that checkpoint could never exist",
             )
     _check_fairseq_options_cached({**options, **selection_options(mt)}, cache_dir)
+
+
+def _check_released_items(mt: Mapping, target) -> None:
+    """``tests.items: released`` needs the release's archive (``downloads.released_tests``),
+    and its natural references are Dutch: they cannot tell a paraphrase in another language."""
+    tests = mt.get("tests", {})
+    if tests.get("items", "generated") != "released":
+        return
+    from natcomp.mt.released_items import RELEASE_URL
+
+    if "released_tests" not in (mt.get("downloads") or {}):
+        raise ConfigError(
+            "mt.downloads.released_tests",
+            f"is needed by mt.tests.items: released; e.g. {{url: {RELEASE_URL}, sha256: null}}",
+        )
+    if target.code != DEMO_TARGET and tests.get("paraphrase_references_only"):
+        raise ConfigError(
+            "mt.tests.paraphrase_references_only",
+            f"the released natural items' references are Dutch; a {target.name} run with mt.tests.items: released "
+            "cannot tell which paraphrase the idiom: set it false",
+        )
 
 
 def _check_precision_and_batch(mt: Mapping) -> None:
