@@ -149,7 +149,7 @@ def test_write_summary_writes_both_files(tmp_path):
     assert len(read_tsv(tmp_path / "s.tsv")) == 4
 
 
-def test_long_form_keeps_verdicts_as_values_not_in_row_names():
+def test_long_form_keeps_verdicts_as_values_not_in_row_names(tmp_path):
     """A ``<size>_vs_paper`` verdict is a cell of its row, not part of the row's name."""
     table = pd.DataFrame(
         {"data_type": ["synthetic"], "condition": ["s3"], "small": ["0.5"], "small_vs_paper": ["outside"]}
@@ -157,6 +157,9 @@ def test_long_form_keeps_verdicts_as_values_not_in_row_names():
     long = long_form(table, "mt", "paper", "systematicity_summary")
     assert long["row"].tolist() == ["synthetic / s3", "synthetic / s3"]
     assert long["column"].tolist() == ["small", "small_vs_paper"] and long["value"].tolist() == ["0.5", "outside"]
+    write_tsv(tmp_path / "summary.tsv", table)
+    page, _ = summary_page([FamilySection("mt", "paper", tables=[("S", str(tmp_path / "summary.tsv"))])], "")
+    assert "*_vs_paper: within where |ours - the paper&#x27;s mean over its seeds| &lt;= 2" in page, "the rule, stated"
 
 
 def test_long_form_keeps_empty_cells_out():

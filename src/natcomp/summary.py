@@ -21,7 +21,7 @@ from pathlib import Path
 import pandas as pd
 
 from natcomp.files import atomic_open
-from natcomp.published import PAPER_PREFIX, ROW_KEY_SEPARATOR, SPREAD_SUFFIX
+from natcomp.published import PAPER_PREFIX, ROW_KEY_SEPARATOR, SPREAD_RULE, SPREAD_SUFFIX
 from natcomp.report_table import STYLE, download_link, embedded_png, numeric_columns, table_fragment
 from natcomp.runs import workflow_built
 from natcomp.tsv import read_tsv, write_tsv
@@ -256,6 +256,8 @@ def summary_page(
             parts.append(f"<h3>{html.escape(title)}</h3>")
             if any(column.startswith(PAPER_PREFIX) for column in table.columns):
                 parts.append("<p>Columns named paper_&lt;column&gt; hold the paper's published value of that cell.</p>")
+            if any(column.endswith(SPREAD_SUFFIX) for column in table.columns):
+                parts.append(f"<p>{html.escape(SPREAD_RULE)}.</p>")
             parts.append(download_link(Path(path).name, Path(path).read_bytes(), len(table)))
             if any(str(column).endswith(SIGNATURE_SUFFIX) for column in table.columns):
                 parts.append(
