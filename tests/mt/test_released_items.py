@@ -266,3 +266,6 @@ def test_a_malformed_s_conj_or_idiom_file_is_one_line_naming_it(tmp_path):
         released.overgeneralisation_items(tmp_path, "synthetic", idioms, templates=[1])
     with pytest.raises(InputError, match=r"overgeneralisation_synthetic_2/0\.en: file not found"):
         released.overgeneralisation_items(tmp_path, "synthetic", idioms, templates=[1, 2])
+    path.write_text('The king that said " I will play it once in a while "\tsleeps .\n')
+    with pytest.raises(InputError, match=r"0\.en, line 1: holds a tab"):
+        released.overgeneralisation_items(tmp_path, "synthetic", idioms, templates=[1])

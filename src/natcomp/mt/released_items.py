@@ -134,9 +134,18 @@ def release_idioms(folder: str | Path, idioms: Sequence[Idiom]) -> list[Idiom]:
     return numbered
 
 
+def _read(path: Path) -> list[str]:
+    """A released file's lines: UTF-8, none empty, none with a tab (an item table cannot hold one)."""
+    lines = read_lines(path)
+    for number, line in enumerate(lines, start=1):
+        if "\t" in line:
+            raise InputError(path, "holds a tab; expected one sentence per line", number)
+    return lines
+
+
 def _paired(paths: Sequence[Path]) -> list[list[str]]:
     """The lines of files paired line by line; a file with another number of lines is an error."""
-    files = [read_lines(path) for path in paths]
+    files = [_read(path) for path in paths]
     for path, lines in zip(paths[1:], files[1:]):
         if len(lines) != len(files[0]):
             raise InputError(
@@ -265,7 +274,7 @@ def overgeneralisation_items(
             places = []
             for t in templates:
                 path = root / f"overgeneralisation_{data_type}_{t}" / f"{i}.en"
-                lines = read_lines(path)
+                lines = _read(path)
                 places.append((t, path, lines, [""] * len(lines)))
         for t, path, sources, references in places:
             _check_terms(path, sources, idiom.idiom, "its idiom")
