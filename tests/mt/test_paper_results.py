@@ -287,8 +287,9 @@ def test_the_overgeneralisation_figure_draws_the_papers_curve_beside_ours(tmp_pa
     results = read_paper_results(write_results(tmp_path, overgeneralisation=rows))
     ours = pd.DataFrame(
         [
-            {"system": TRAINED_SYSTEM, "size": "small", "seed": 1, "data_type": "synthetic", "idiom": idiom}
+            {"system": TRAINED_SYSTEM, "size": "small", "seed": 1, "data_type": data_type, "idiom": idiom}
             | {"checkpoint": epoch, "overgeneralisation": 0.1, "n": 5, "decode_signature": "s"}
+            for data_type in ("synthetic", "random_words")  # the paper has no random-words curve
             for idiom in ("by heart", "in tandem")
             for epoch in (1, 2, 3)
         ]
@@ -300,5 +301,8 @@ def test_the_overgeneralisation_figure_draws_the_papers_curve_beside_ours(tmp_pa
     assert len(dashed) == 1 and dashed[0].get_label() == "small, paper (published)"
     assert list(dashed[0].get_xdata()) == [1, 2], "epoch 3 is not the paper's"
     assert list(dashed[0].get_ydata()) == pytest.approx([0.3, 0.3])
+    assert not [line for line in figure.axes[1].get_lines() if line.get_linestyle() == "--"]
+    legend = [text.get_text() for text in figure.axes[-1].get_legend().get_texts()]
+    assert legend == ["small", "small, paper (published)"], "the last panel's legend names every panel's lines"
     plain = overgeneralisation_figure(ours, ["small"], tmp_path / "p.png")
     assert not [line for line in plain.axes[0].get_lines() if line.get_linestyle() == "--"]

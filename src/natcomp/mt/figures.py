@@ -375,6 +375,13 @@ def overgeneralisation_figure(
         ax.set_xlabel(_overgeneralisation_xlabel(bool(epochs), bool(pretrained)))
         ax.set_ylim(-0.02, 1.02)
     axes[0][0].set_ylabel(OVERGENERALISATION_LABEL)
-    axes[0][-1].legend(title=_legend_title(table), loc="upper left", bbox_to_anchor=(1.02, 1))
+    # one legend for every panel: a panel may lack an entry (no paper curve for random words)
+    entries = {}
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    axes[0][-1].legend(
+        entries.values(), entries.keys(), title=_legend_title(table), loc="upper left", bbox_to_anchor=(1.02, 1)
+    )
     figure.suptitle(_OVERGENERALISATION_TITLES[bool(epochs), bool(pretrained)])
     return _save(figure, path)
