@@ -306,3 +306,17 @@ def test_the_overgeneralisation_figure_draws_the_papers_curve_beside_ours(tmp_pa
     assert legend == ["small", "small, paper (published)"], "the last panel's legend names every panel's lines"
     plain = overgeneralisation_figure(ours, ["small"], tmp_path / "p.png")
     assert not [line for line in plain.axes[0].get_lines() if line.get_linestyle() == "--"]
+
+
+def test_tables_of_pretrained_systems_alone_stay_as_they_are(shipped):
+    """natcomp mt evaluate: no trained model, so no size of the paper's: no cell, sd or verdict
+    column (the printed Table 4a stands at the end, as it did)."""
+    ours = pd.DataFrame(run_rows({1: 0.5}, system="tiny-m2m") + run_rows({1: 0.4}, system="tiny-m2m", template=2))
+    tables = {
+        "systematicity": ours,
+        "systematicity_summary": mt.systematicity_summary(ours, [], systems=["tiny-m2m"]),
+    }
+    out = with_paper(tables, read_published(published_path("mt")), shipped)
+    assert list(out["systematicity"].columns) == list(ours.columns)
+    printed = ["paper_small", "paper_medium", "paper_full"]
+    assert list(out["systematicity_summary"].columns) == [*tables["systematicity_summary"].columns, *printed]

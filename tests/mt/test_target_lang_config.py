@@ -35,9 +35,11 @@ def paper(**changes):
 
 
 def german_paper(**changes):
-    """The paper config into German: probes' synonyms, the opus-mt system of en-de."""
+    """The paper config into German: probes' synonyms, the opus-mt system of en-de, and every
+    natural idiom scored (the released items' references are Dutch)."""
     mt = paper(target_lang="de", **changes)
     mt["synonyms"] = {**mt.get("synonyms", {}), "candidates": "probes"}
+    mt["tests"] = {**mt["tests"], "paraphrase_references_only": False}
     mt["systems"] = {
         ("opus-mt-en-de" if name == "opus-mt-en-nl" else name): (
             {**system, "model": "Helsinki-NLP/opus-mt-en-de"} if name == "opus-mt-en-nl" else system
@@ -167,6 +169,7 @@ def _dry_run(tmp_path, name, mt_changes):
     if config["mt"] is None:
         config["mt"] = paper(**mt_changes)
         config["mt"]["synonyms"] = {**config["mt"].get("synonyms", {}), "candidates": "probes"}
+        config["mt"]["tests"] = {**config["mt"]["tests"], "paraphrase_references_only": False}
         config["mt"]["systems"] = {
             name_: system for name_, system in config["mt"]["systems"].items() if name_ != "opus-mt-en-nl"
         }

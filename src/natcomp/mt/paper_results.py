@@ -181,9 +181,9 @@ def _insert_after(table: pd.DataFrame, column: str, values, after: str) -> pd.Da
 def _summary_beside_paper(table: pd.DataFrame, name: str, paper: pd.DataFrame) -> pd.DataFrame:
     """A Table 4a/6a summary with the paper's sd over seeds and the verdict per size."""
     keys = _SUMMARY_KEYS[name]
-    if not len(table):
-        return table
     sizes = [size for size in PAPER_SIZES if size in table.columns and size in paper.columns]
+    if not len(table) or not sizes:
+        return table  # no size of the paper's (a run of pretrained systems only)
     facts = _facts(paper, name, keys, {size + SD_SUFFIX: size + SD_SUFFIX for size in sizes})
     table = add_paper_columns(table, facts, name, keys)
     at = pd.MultiIndex.from_frame(table[keys])
