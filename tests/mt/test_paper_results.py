@@ -82,8 +82,14 @@ def test_the_shipped_results_are_the_released_values(shipped):
     stands in the shipped files at its place: sizes by the paper's names, the release's
     synonym and idiom numbers by the names of its own lists."""
     sizes = {"tiny": "small", "small": "medium", "all": "full"}
-    pairs = [pair.name for pair in load_synonyms(resource_path("synonyms.tsv"))]
-    idioms = [line.split("\t")[0].strip() for line in (RELEASED / "idioms.tsv").read_text().splitlines()[1:]]
+    # the release numbers its pairs and idioms by its own lists
+    lists = {
+        name: [line.split("\t") for line in (RELEASED / name).read_text().splitlines()[1:]]
+        for name in ("synonyms.tsv", "idioms.tsv")
+    }
+    pairs = [f"{row[0].strip()}/{row[1].strip()}" for row in lists["synonyms.tsv"]]
+    idioms = [row[0].strip() for row in lists["idioms.tsv"]]
+    assert set(pairs) == {pair.name for pair in load_synonyms(resource_path("synonyms.tsv"))}
 
     def released(name):
         frame = pd.read_csv(RELEASED / "paper_results" / f"{name}.tsv", sep="\t", na_values=["nan"])
