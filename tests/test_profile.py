@@ -125,6 +125,11 @@ def test_the_families_a_model_fits_and_the_plan():
     text = fit.format_plan(fit.plan(fit.model_kinds(BERT), base()))
     assert text.splitlines()[0].split() == ["family", "role", "what", "will", "run"]
     assert "2 seed(s)" in text, "the demo's NonCompSST seeds are counted from the base config"
+    # which MT test items the run uses: the demo's generated ones, the paper's released ones
+    (demo,) = fit.plan(fit.model_kinds(MARIAN), base())
+    assert "released" not in demo.runs
+    (paper,) = fit.plan(fit.model_kinds(MARIAN), base("paper.yaml"))
+    assert paper.runs.endswith("; on the original study's released test items")
 
 
 def test_a_causal_lm_fits_every_family_and_says_whether_its_chat_template_is_applied():

@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 
 from natcomp.errors import InputError
-from natcomp.published import PUBLISHED_COLUMNS, add_paper_columns, read_published
+from natcomp.published import PUBLISHED_COLUMNS, add_paper_columns, read_published, spread_verdicts
 
 REPO = Path(__file__).resolve().parents[1]
 PUBLISHED_FILES = sorted((REPO / "resources").glob("*/published.tsv"))
@@ -62,6 +62,32 @@ def test_paper_columns_sit_after_their_column_and_its_sd(tmp_path):
     assert table["paper_full"].tolist()[:2] == pytest.approx([0.47, 0.84])
     assert math.isnan(table["paper_full"].tolist()[2])
     assert list(ours.columns) == ["data_type", "condition", "small", "small_sd", "full"], "the input is not changed"
+
+
+def test_a_papers_sd_stands_right_after_its_mean_where_the_table_has_no_sd():
+    """A per-seed table has ``x`` but no ``x_sd``: the paper's ``x`` and ``x_sd`` follow ``x``;
+    in a summary, a paper's ``small_sd`` follows ``paper_small`` even when other sizes'
+    paper columns were appended after it."""
+    cells = pd.DataFrame({"our_table": "t", "our_row": ["a", "a"], "our_column": ["x", "x_sd"], "value": [0.5, 0.1]})
+    ours = pd.DataFrame({"key": ["a", "b"], "x": [0.4, 0.6], "n": [3, 3]})
+    assert list(add_paper_columns(ours, cells, "t", ["key"]).columns) == ["key", "x", "paper_x", "paper_x_sd", "n"]
+    summary = pd.DataFrame({"key": ["a"], "small": [0.4], "paper_small": [0.5], "paper_full": [0.6]})
+    sd = pd.DataFrame({"our_table": "t", "our_row": ["a"], "our_column": ["small_sd"], "value": [0.1]})
+    assert list(add_paper_columns(summary, sd, "t", ["key"]).columns) == [
+        "key",
+        "small",
+        "paper_small",
+        "paper_small_sd",
+        "paper_full",
+    ]
+
+
+def test_a_value_is_within_the_papers_spread_up_to_two_of_its_sds():
+    ours = pd.Series([0.69, 0.71, 0.29, 0.5, 0.5, float("nan")])
+    mean = pd.Series([0.5, 0.5, 0.5, float("nan"), 0.5, 0.5])
+    sd = pd.Series([0.1, 0.1, 0.1, 0.1, float("nan"), 0.1])
+    assert spread_verdicts(ours, mean, sd) == ["within", "outside", "outside", "", "", ""]
+    assert spread_verdicts(ours[:1], mean[:1], sd[:1], sds=1) == ["outside"], "the rule's width is a parameter"
 
 
 def test_a_paper_sd_sits_after_the_papers_mean_beside_the_sd(tmp_path):

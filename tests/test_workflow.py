@@ -52,7 +52,8 @@ def test_demo_dry_run():
     assert jobs["mt_translate_epochs"] == 4, "one job per model translates every kept epoch checkpoint"
     assert "mt_export_epoch_checkpoint" not in jobs, "the epoch checkpoints are read where training left them"
     assert jobs["mt_score"] == 4 * 3 + epochs, "per model: 3 tests at the best checkpoint, 1 per kept epoch"
-    assert jobs["mt_items"] == 12
+    assert jobs["mt_items"] == 12, "the demo generates its own items"
+    assert "mt_released_items" not in jobs and "mt_released_tests" not in jobs
     assert jobs["mt_treebank"] == jobs["mt_extract_fragments"] == jobs["mt_search_fragments"] == 1
     assert jobs["mt_tables"] == jobs["mt_figures"] == 1
     assert "plane_finetune_released" not in jobs, "the demo has no released splits"
@@ -73,7 +74,13 @@ def test_paper_dry_run():
     )
     assert jobs["mt_translate"] == jobs["mt_translate_epochs"] == 15, "a best and an epochs job per model"
     assert jobs["mt_score"] == 15 * 3 + 15 * 10, "3 tests at the best checkpoint, 1 at each of 10 epochs"
-    assert jobs["mt_stanza_models"] == 1, "paper scale parses its treebank with stanza"
+    # the original study's test items (mt.tests.items: released): one download, one checked
+    # extraction and 11 item sets read from it; only random_words (not released) is generated,
+    # and no treebank, fragment or natural-corpus job builds items
+    assert jobs["mt_released_tests"] == 1 and jobs["mt_released_items"] == 11
+    assert jobs["mt_items"] == 1, "overgeneralisation on random_words"
+    assert not {"mt_treebank", "mt_extract_fragments", "mt_search_fragments", "mt_choose_fragments"} & set(jobs)
+    assert jobs["mt_stanza_models"] == 1, "NonCompSST's candidates still fetch stanza's models"
     assert jobs["plane_finetune_released"] == 10, "Table 6 as the paper: 5 released splits x 2 layouts"
     assert jobs["plane_finetune"] == 10, "the own splits stay as a second setting: 5 seeds x 2 kinds"
     assert jobs["plane_zero_shot"] == 6, "Table 8: the 6 prompting models"
@@ -246,16 +253,16 @@ def test_one_models_scores_schedule_only_their_upstream_jobs():
     assert jobs["mt_train"] == 1 and jobs["mt_translate"] == 1 and jobs["mt_score"] == 1
     assert jobs["mt_binarise"] == 1, "only the small corpus is binarised"
     assert jobs["mt_take_size_prefix"] == 2, "the small corpus's two languages"
-    assert jobs["mt_items"] == 8, "the best checkpoint's item sets: np_vp x2, s_conj x3, substitutivity x3"
-    for rule in ("mt_translate_epochs", "mt_export_epoch_checkpoint", "mt_bleu", "mt_tables", "all"):
+    assert jobs["mt_released_items"] == 8, "the best checkpoint's item sets: np_vp x2, s_conj x3, substitutivity x3"
+    for rule in ("mt_translate_epochs", "mt_export_epoch_checkpoint", "mt_bleu", "mt_tables", "mt_items", "all"):
         assert rule not in jobs, rule
-    assert jobs["total"] == 292
+    assert jobs["total"] == 289
 
 
 def test_until_stops_before_training():
     jobs = dry_run_jobs("--configfile", "config/paper.yaml", "--until", "mt_binarise")
     assert jobs["mt_binarise"] == 3
-    assert not {"mt_train", "mt_translate", "mt_items"} & set(jobs)
+    assert not {"mt_train", "mt_translate", "mt_items", "mt_released_items"} & set(jobs)
 
 
 def test_corrupt_download_fails_the_rule_cleanly_and_a_rerun_succeeds(http_server, tmp_path, tatoeba_archive):

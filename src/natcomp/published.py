@@ -22,6 +22,19 @@ from natcomp.shipped import resource_path
 from natcomp.tsv import read_tsv
 
 PUBLISHED_COLUMNS = ("table", "row", "column", "value", "our_table", "our_row", "our_column")
+#: suffix of a column with the standard deviation of the column named before it
+SD_SUFFIX = "_sd"
+#: suffix of a column that says whether a run's value lies within the paper's seed spread
+#: (:func:`spread_verdicts`): ``<column>_vs_paper``
+SPREAD_SUFFIX = "_vs_paper"
+#: the rule: within this many of the paper's sds (sample sd over its seeds) of its mean
+SPREAD_SDS = 2
+WITHIN, OUTSIDE = "within", "outside"
+#: the rule in words, for tables' titles
+SPREAD_RULE = (
+    f"*{SPREAD_SUFFIX}: {WITHIN} where |ours - the paper's mean over its seeds| <= {SPREAD_SDS} x the sample sd "
+    f"of its seeds, else {OUTSIDE}"
+)
 #: the columns every row fills: the paper's cell and its value
 PAPER_CELL_COLUMNS = ("table", "row", "column", "value")
 #: prefix of a column holding the paper's value of the column named after it
@@ -84,7 +97,8 @@ def add_paper_columns(
     the others; no column where the paper has none of the table's rows). A paper column
     stands right after its column and that column's ``_sd`` column where the table has
     them (after the paper columns already there: a paper's ``x`` then its ``x_sd``, as
-    the file lists them), else at the end, in the file's order."""
+    the file lists them; a paper's ``x_sd`` stands right after its ``paper_x``), else at the
+    end, in the file's order."""
     rows = published[published["our_table"] == our_table]
     keys = row_keys(table, key_columns) if len(table) else pd.Series([], dtype=object)
     result = table.copy()
@@ -96,9 +110,28 @@ def add_paper_columns(
             continue  # none of this run's rows is in the paper: no empty column
         paper = PAPER_PREFIX + column
         result[paper] = values.to_numpy()
-        anchor = next((c for c in (column + "_sd", column) if c in order), None)
-        position = order.index(anchor) + 1 if anchor else len(order)
-        while position < len(order) and order[position].startswith(PAPER_PREFIX):
-            position += 1
+        paper_of_base = PAPER_PREFIX + column.removesuffix(SD_SUFFIX)
+        if column.endswith(SD_SUFFIX) and paper_of_base in order:
+            position = order.index(paper_of_base) + 1
+        else:
+            anchors = (column + SD_SUFFIX, column, column.removesuffix(SD_SUFFIX))
+            anchor = next((c for c in anchors if c in order), None)
+            position = order.index(anchor) + 1 if anchor else len(order)
+            while position < len(order) and order[position].startswith(PAPER_PREFIX):
+                position += 1
         order.insert(position, paper)
     return result[order]
+
+
+def spread_verdicts(ours: pd.Series, mean: pd.Series, sd: pd.Series, sds: float = SPREAD_SDS) -> list[str]:
+    """Per row, whether a run's value lies within the paper's seed spread: :data:`WITHIN`
+    where ``|ours - mean| <= sds * sd`` (``mean`` and ``sd``: the mean and sample sd of the
+    paper's per-seed values of the same cell), else :data:`OUTSIDE`; empty where any of the
+    three is missing (no paper value, or a paper cell of one seed)."""
+    verdicts = []
+    for value, centre, spread in zip(ours, mean, sd, strict=True):
+        if any(pd.isna(x) for x in (value, centre, spread)):
+            verdicts.append("")
+        else:
+            verdicts.append(WITHIN if abs(float(value) - float(centre)) <= sds * float(spread) else OUTSIDE)
+    return verdicts

@@ -101,8 +101,8 @@ def test_the_best_checkpoint_and_early_stopping_follow_validation_bleu(config):
         assert options["eval-bleu"] is True and options["eval-bleu-detok"] == "moses"
         assert json.loads(options["eval-bleu-args"]) == {
             "beam": translate["beam"],
-            "max_len_a": translate.get("max_len_a", 1.2),
-            "max_len_b": translate.get("max_len_b", 10),
+            "max_len_a": translate.get("max_len_a", 0),
+            "max_len_b": translate.get("max_len_b", 200),
         }
         assert json.loads(options["eval-bleu-detok-args"]) == {"source_lang": "en", "target_lang": "nl"}
         assert options["eval-bleu-remove-bpe"] == "@@ ", "subword-nmt's separator, as natcomp's remove_bpe"
@@ -125,6 +125,30 @@ def test_the_paper_config_decodes_with_fairseq_generates_default_length_limit():
         decode = json.loads(size_fairseq_options(PAPER, size)["eval-bleu-args"])
         assert (decode["max_len_a"], decode["max_len_b"]) == (generation.max_len_a, generation.max_len_b)
     assert (DEMO["translate"]["max_len_a"], DEMO["translate"]["max_len_b"]) == (1.2, 10)
+
+
+def test_a_config_without_a_decode_length_gets_fairseq_generates_default():
+    """The schema's default is fairseq-generate's (0 x source + 200), so a config that
+    leaves the limit out decodes as the paper did; the demo sets its own 1.2 x source + 10."""
+    from fairseq import options as fairseq_options
+    from snakemake.utils import validate
+
+    generation = fairseq_options.parse_args_and_arch(fairseq_options.get_generation_parser(), ["DATA"])
+    mt = copy.deepcopy(DEMO)
+    del mt["translate"]
+    validate(mt, str(REPO / "config" / "schema" / "mt.yaml"), set_default=True)
+    assert (mt["translate"]["max_len_a"], mt["translate"]["max_len_b"]) == (generation.max_len_a, generation.max_len_b)
+    mt["translate"] = {"beam": 5}
+    validate(mt, str(REPO / "config" / "schema" / "mt.yaml"), set_default=True)
+    assert (mt["translate"]["max_len_a"], mt["translate"]["max_len_b"]) == (0, 200)
+    assert (DEMO["translate"]["max_len_a"], DEMO["translate"]["max_len_b"]) == (1.2, 10), "the demo sets its own"
+
+
+def test_the_paper_config_decodes_tests_in_fp32_and_trains_in_fp16():
+    """The released translate_data.sh runs fairseq-generate without --fp16; training used
+    --fp16 (the original launcher), and so does the paper config."""
+    assert PAPER["translate"]["precision"] == "fp32"
+    assert PAPER["train"]["precision"] == "fp16"
 
 
 def test_validation_bleu_options_pass_fairseqs_parser_and_follow_the_decode_settings():
@@ -158,3 +182,36 @@ def test_the_config_check_parses_the_generated_options_too(monkeypatch):
     monkeypatch.setattr(mt_config, "selection_options", lambda mt: {**generated(mt), "eval-bleu-detokk": "moses"})
     with pytest.raises(ConfigError, match=r"fairseq-train has no option --eval-bleu-detokk"):
         checked()
+
+
+def test_released_items_need_the_releases_archive_and_score_every_natural_item_beyond_dutch(monkeypatch):
+    """mt.tests.items: released reads the archive of downloads.released_tests; its natural
+    references are Dutch, so another target language cannot keep paraphrase-only scoring:
+    the pair's settings turn it off and the plan says so, a Dutch run keeps it."""
+    from natcomp.mt import config as mt_config
+    from natcomp.mt.config import derive_pair_settings
+    from natcomp.mt.released_items import RELEASE_COMMIT, RELEASE_URL
+
+    monkeypatch.setattr(mt_config, "_check_fairseq_options_cached", lambda *args: None)  # not what is tested
+
+    mt = copy.deepcopy(DEMO)
+    mt["tests"]["items"] = "released"
+    with pytest.raises(ConfigError, match=r"mt\.downloads\.released_tests: is needed by mt\.tests\.items: released"):
+        check_mt_config(mt)
+    mt["downloads"]["released_tests"] = {"url": RELEASE_URL, "sha256": None}
+    check_mt_config(mt)
+    assert PAPER["tests"]["paraphrase_references_only"] is True
+    dutch, _ = derive_pair_settings(PAPER)
+    assert dutch["tests"]["paraphrase_references_only"] is True
+    german, lines = derive_pair_settings(copy.deepcopy(PAPER) | {"target_lang": "de", "systems": {}})
+    assert german["tests"]["paraphrase_references_only"] is False
+    assert any(
+        "paraphrase_references_only: false (the released natural items' references are Dutch" in line for line in lines
+    )
+    generated, _ = derive_pair_settings(
+        copy.deepcopy(PAPER) | {"target_lang": "de", "systems": {}, "tests": {**PAPER["tests"], "items": "generated"}}
+    )
+    assert generated["tests"]["paraphrase_references_only"] is True, "generated natural items have German references"
+    check_mt_config(german)
+    assert PAPER["tests"]["items"] == "released" and DEMO["tests"].get("items", "generated") == "generated"
+    assert RELEASE_COMMIT in PAPER["downloads"]["released_tests"]["url"], "the commit the shipped manifest lists"

@@ -67,6 +67,10 @@ def test_the_pretrained_system_has_its_own_rows_in_every_table(demo):
     assert not points.duplicated(["data_type", "idiom"]).any(), "one point per idiom, not a curve"
     summary = read_table(demo, "systematicity_summary.tsv")
     assert {"small", "full", "tiny-marian", "tiny-marian_sd"} <= set(summary.columns)
+    # the paper's seed spread beside the demo's sizes named like the paper's (small, full)
+    assert {"paper_small_sd", "small_vs_paper", "paper_full_sd", "full_vs_paper"} <= set(summary.columns)
+    assert set(summary["small_vs_paper"]) <= {"within", "outside", ""} and (summary["small_vs_paper"] != "").any()
+    assert "paper_consistency_sd" in read_table(demo, "systematicity.tsv").columns
     assert summary["tiny-marian_sd"].isna().all(), "one model: no spread over seeds"
     peaks = read_table(demo, "overgeneralisation_peaks.tsv")
     assert (peaks.loc[peaks["system"] == "tiny-marian", "note"] == "final model only: no training curve").all()

@@ -98,6 +98,8 @@ def test_the_pair_fills_in_the_systems_and_the_auto_values_and_the_plan_says_so(
         "German (de): mt.synonyms.candidates auto: probes (the shipped lists are Dutch)",
         "German (de): mt.tests.keyword_matching auto: inflected (the German keyword lists are drafted for its own "
         "matching)",
+        "German (de): mt.tests.paraphrase_references_only: false (the released natural items' references are Dutch: "
+        "every natural item is scored)",
     ]
     assert PAPER["systems"]["opus-mt-en-{target}"]["model"].endswith("{target}"), "the config is not changed"
     assert derive_pair_settings(DEMO) == (DEMO, []), "nothing to derive in the demo"

@@ -18,5 +18,10 @@ def test_the_real_encoder_is_more_polarity_sensitive(demo_run):
         assert frozen.loc[("minilm", head), "accuracy"] > 70, table
     assert frozen.loc[("minilm", "linear"), "paper_encoder"] == "USE Transformer"
     assert frozen.loc[("minilm", "linear"), "paper_pss"] == 65.7
+    # a second FT row (ft_fb) reads its sentences as FB does: FB -> ft_fb changes only the training
+    tiny = table[table["encoder"] == "tiny_random"].set_index(["head", "mode"])
+    for head in ("linear", "dnn"):
+        reading = ["layer", "max_length", "cut_sentences"]
+        assert tiny.loc[(head, "ft_fb"), reading].tolist() == tiny.loc[(head, "fb"), reading].tolist(), table
     title = (tables / "table1.html").read_text(encoding="utf-8")
     assert "kept" in title and "353" in title

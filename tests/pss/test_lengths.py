@@ -53,6 +53,10 @@ def test_the_paper_configs_bert_reads_as_bert_as_service_in_fb_and_whole_in_ft()
     bert = config["encoders"]["bert_base"]
     assert layer_and_length_for(bert, "fb", config["embed"]["max_length"]) == (-2, 25)
     assert layer_and_length_for(bert, "ft", config["fine_tune"].get("max_length")) == (-1, None)
+    # and a second FT row reads as FB does, so FB -> ft_fb changes only the training
+    assert bert["modes"] == ["fb", "ft", "ft_fb"]
+    assert layer_and_length_for(bert, "ft_fb", config["embed"]["max_length"]) == (-2, 25)
+    assert layer_and_length_for({"fine_tune": {"layer": -3, "max_length": 40}}, "ft_fb", 128) == (-1, 128)
 
 
 @pytest.fixture(scope="module")

@@ -80,6 +80,7 @@ def test_learning_rate_per_encoder_as_the_paper():
     assert learning_rate_for({}, "fb", 3e-3) == 3e-3
     assert learning_rate_for({"learning_rate": 3e-3, "fine_tune_learning_rate": 1e-3}, "ft", 2e-5) == 1e-3
     assert learning_rate_for({"learning_rate": 3e-3, "fine_tune_learning_rate": 1e-3}, "fb", 2e-5) == 3e-3
+    assert learning_rate_for({"learning_rate": 3e-3, "fine_tune_learning_rate": 1e-3}, "ft_fb", 2e-5) == 1e-3, "as FT"
     with pytest.raises(ValueError):
         learning_rate_for({}, "xx", 1.0)
 
@@ -130,6 +131,8 @@ def test_tables_split_directions_and_carry_the_paper_figures():
         85.9,
     )
     assert paper_figures("BERT", "dnn", "fb")["paper_pss"] is None  # the paper ran BERT with a linear head only
+    assert paper_figures("BERT", "linear", "ft_fb") == paper_figures("BERT", "linear", "ft"), "the paper's FT"
+    assert paper_figures("BERT", "linear", "ft_fb")["paper_pss"] == 73.7
     assert paper_figures(None, "linear", "fb")["paper_encoder"] == ""
     assert len(paper_table1()) == 14
 
@@ -157,11 +160,15 @@ def test_each_table_row_states_the_layer_and_length_its_mode_read():
     scored = score_predictions(np.array([0, 1]), np.array([0, 1]), pairs, np.array([0, 1]), np.array([1, 0]))
     rows = score_rows("bert_base", "linear", "fb", -2, SentenceLengths(25, 29, 2, 2000), scored)
     rows += score_rows("bert_base", "linear", "ft", -1, SentenceLengths(29, 29, 0, 2000), scored)
+    rows += score_rows("bert_base", "linear", "ft_fb", -2, SentenceLengths(25, 29, 2, 2000), scored)
     assert all(list(row) == list(SCORE_COLUMNS) for row in rows)
     assert list(SCORE_COLUMNS[:6]) == ["encoder", "head", "mode", "layer", "max_length", "cut_sentences"]
     table = pss_tables(pd.DataFrame(rows, columns=list(SCORE_COLUMNS)), {"bert_base": "BERT"}, TABLE_COLUMNS)
     reading = table["neg_to_pos"].set_index("mode")[["layer", "max_length", "cut_sentences", "paper_pss"]]
     assert reading.loc["fb"].tolist() == [-2, 25, 2, 59.5]
     assert reading.loc["ft"].tolist() == [-1, 29, 0, 73.7]
+    # the second FT row reads as FB and stands beside the paper's FT, as FT does
+    assert reading.loc["ft_fb"].tolist() == [-2, 25, 2, 73.7]
+    assert list(table["neg_to_pos"]["mode"]) == ["fb", "ft", "ft_fb"], "in the order of the score files"
     with pytest.raises(ValueError, match="mode"):
         score_rows("bert_base", "linear", "xx", -1, SentenceLengths(29, 29, 0, 1), scored)

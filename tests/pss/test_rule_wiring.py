@@ -29,7 +29,7 @@ def rule(tmp_path_factory):
         "max_length": 25,
         "learning_rate": BERT_RATE,
     }
-    config["pss"]["encoders"]["bert_base"] = {**bert_like, "modes": ["fb", "ft"]}
+    config["pss"]["encoders"]["bert_base"] = {**bert_like, "modes": ["fb", "ft", "ft_fb"]}
     config["tre"]["encoders"]["bert_base"] = {
         key: bert_like[key] for key in ("model", "pooling", "layer", "max_length")
     }
@@ -52,10 +52,15 @@ def params(rule, name: str, **wildcards):
 
 def test_pss_heads_train_at_the_encoders_own_learning_rate(rule):
     assert params(rule, "pss_frozen", encoder="bert_base", head="linear")["settings"]["learning_rate"] == BERT_RATE
-    assert params(rule, "pss_fine_tune", encoder="bert_base", head="linear")["settings"]["learning_rate"] == BERT_RATE
+    assert (
+        params(rule, "pss_fine_tune", encoder="bert_base", head="linear", mode="ft")["settings"]["learning_rate"]
+        == BERT_RATE
+    )
     # an encoder without a rate of its own trains at the mode's shared rate
     assert params(rule, "pss_frozen", encoder="minilm", head="linear")["settings"]["learning_rate"] == 3e-3
-    assert params(rule, "pss_fine_tune", encoder="minilm", head="linear")["settings"]["learning_rate"] == 2e-5
+    assert (
+        params(rule, "pss_fine_tune", encoder="minilm", head="linear", mode="ft")["settings"]["learning_rate"] == 2e-5
+    )
 
 
 def test_pss_and_tre_pool_the_encoders_own_layer(rule):
@@ -88,13 +93,29 @@ def test_pss_ft_reads_its_own_layer_and_length(rule):
     """bert-as-service cannot fine-tune: FT of the paper's BERT does not inherit its layer -2
     and 25 tokens; max_length None is the longest sentence, found by the FT job."""
     for name in ("bert_base", "minilm", "gpt2"):
-        fine_tune = params(rule, "pss_fine_tune", encoder=name, head="linear")
+        fine_tune = params(rule, "pss_fine_tune", encoder=name, head="linear", mode="ft")
         assert (fine_tune["layer"], fine_tune["settings"]["max_length"]) == (-1, None), name
-    fine_tune = params(rule, "pss_fine_tune", encoder="mpnet", head="dnn")
+    fine_tune = params(rule, "pss_fine_tune", encoder="mpnet", head="dnn", mode="ft")
     assert (fine_tune["layer"], fine_tune["settings"]["max_length"]) == (-3, 40)
     # FB of the same encoder is untouched by its fine_tune overrides
     frozen = params(rule, "pss_frozen", encoder="mpnet", head="dnn")
     assert (frozen["layer"], frozen["max_length"]) == (-1, 128)
+
+
+def test_pss_ft_fb_reads_as_fb_and_trains_as_ft(rule):
+    """The second FT row (mode ft_fb) reads its sentences with FB's layer and length (for
+    BERT, bert-as-service's -2 and 25), and trains at FT's learning rate: FB -> ft_fb changes
+    only the training."""
+    ft_fb = params(rule, "pss_fine_tune", encoder="bert_base", head="linear", mode="ft_fb")
+    frozen = params(rule, "pss_frozen", encoder="bert_base", head="linear")
+    assert (ft_fb["layer"], ft_fb["settings"]["max_length"]) == (frozen["layer"], frozen["max_length"]) == (-2, 25)
+    ft = params(rule, "pss_fine_tune", encoder="bert_base", head="linear", mode="ft")
+    assert (ft["layer"], ft["settings"]["max_length"]) == (-1, None), "ft keeps its own reading"
+    assert ft_fb["settings"]["learning_rate"] == ft["settings"]["learning_rate"] == BERT_RATE
+    # an encoder with FT overrides: ft_fb still reads as its FB does
+    mpnet = params(rule, "pss_fine_tune", encoder="mpnet", head="dnn", mode="ft_fb")
+    assert (mpnet["layer"], mpnet["settings"]["max_length"]) == (-1, 128)
+    assert rule("pss_fine_tune").is_producer("results/pss/scores/bert_base/linear.ft_fb.tsv")
 
 
 def test_a_last_token_pooled_encoder_is_embedded_and_fine_tuned_with_last_and_its_keys(rule):
@@ -108,5 +129,5 @@ def test_a_last_token_pooled_encoder_is_embedded_and_fine_tuned_with_last_and_it
             f"{family}.encoders.gpt2.model",
             f"{family}.encoders.gpt2.pooling",
         )
-    fine_tune = params(rule, "pss_fine_tune", encoder="gpt2", head="linear")
+    fine_tune = params(rule, "pss_fine_tune", encoder="gpt2", head="linear", mode="ft")
     assert fine_tune["pooling"] == "last" and fine_tune["pooling_key"] == "pss.encoders.gpt2.pooling"

@@ -112,6 +112,19 @@ def derive_pair_settings(mt: Mapping) -> tuple[dict, list[str]]:
             else f"the {target.name} keyword lists are drafted for its own matching"
         )
         lines.append(f"mt.tests.keyword_matching auto: {tests['keyword_matching']} ({why})")
+    if (
+        isinstance(tests, dict)
+        and tests.get("items") == "released"
+        and tests.get("paraphrase_references_only")
+        and target.code != DEMO_TARGET
+    ):
+        # The paper's choice cannot hold here: the released natural items' references are
+        # Dutch, and cannot tell a paraphrase of the idiom in another language.
+        tests["paraphrase_references_only"] = False
+        lines.append(
+            "mt.tests.paraphrase_references_only: false (the released natural items' references are Dutch: "
+            "every natural item is scored)"
+        )
     if lines and not mt.get("tatoeba_pair"):
         from natcomp.download import download_entry
         from natcomp.mt.releases import tatoeba_sides
@@ -323,6 +336,7 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
     for template in synonyms.get("probe_templates", []):
         if template.count("{term}") != 1:
             raise ConfigError("mt.synonyms.probe_templates", f"{template!r} must contain {{term}} exactly once")
+    _check_released_items(mt)
 
     check_systems(mt)
     options = mt["train"]["fairseq"]
@@ -348,6 +362,22 @@ def check_mt_config(mt: Mapping, cache_dir: str | Path | None = None) -> None:
                 f"(mt.train.epoch_checkpoints.{size} ends at {max(epochs[size])}); that checkpoint could never exist",
             )
     _check_fairseq_options_cached({**options, **selection_options(mt)}, cache_dir)
+
+
+def _check_released_items(mt: Mapping) -> None:
+    """``tests.items: released`` needs the release's archive (``downloads.released_tests``);
+    its natural references are Dutch, so another target language scores every natural item
+    (:func:`derive_pair_settings`)."""
+    tests = mt.get("tests", {})
+    if tests.get("items", "generated") != "released":
+        return
+    from natcomp.mt.released_items import RELEASE_URL
+
+    if "released_tests" not in (mt.get("downloads") or {}):
+        raise ConfigError(
+            "mt.downloads.released_tests",
+            f"is needed by mt.tests.items: released; e.g. {{url: {RELEASE_URL}, sha256: null}}",
+        )
 
 
 def _check_precision_and_batch(mt: Mapping) -> None:
@@ -384,8 +414,8 @@ def selection_options(mt: Mapping) -> dict:
     translate = mt.get("translate", {})
     decode = {
         "beam": translate.get("beam", 5),
-        "max_len_a": translate.get("max_len_a", 1.2),
-        "max_len_b": translate.get("max_len_b", 10),
+        "max_len_a": translate.get("max_len_a", 0),
+        "max_len_b": translate.get("max_len_b", 200),
     }
     from natcomp.mt.preprocess import moses_language
 

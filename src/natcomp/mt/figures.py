@@ -27,6 +27,7 @@ from natcomp.figures import save_png  # noqa: E402
 from natcomp.mt.registry import CONDITION_NAMES, DATA_TYPES  # noqa: E402
 from natcomp.mt.scoring import TRAINED_SYSTEM  # noqa: E402
 from natcomp.mt.tables import model_group, model_groups  # noqa: E402
+from natcomp.published import PAPER_PREFIX  # noqa: E402
 
 #: the y-axis label of each systematicity condition: what "consistent" means there
 SYSTEMATICITY_LABELS = {
@@ -282,6 +283,17 @@ def _epoch_ticks(epochs: Sequence[int]) -> list[int]:
     return [int(t) for t in MaxNLocator(integer=True).tick_values(first, last) if first <= t <= last]
 
 
+def _paper_curves(trained: pd.DataFrame) -> dict[tuple[str, str], pd.Series]:
+    """(data type, corpus size) -> the paper's mean over idioms per epoch (of its seed means,
+    ``paper_overgeneralisation``), at the epochs of the table where the paper has a value."""
+    column = PAPER_PREFIX + "overgeneralisation"
+    if column not in trained.columns:
+        return {}
+    cells = trained.drop_duplicates(["data_type", "size", "idiom", "checkpoint"]).dropna(subset=[column])
+    means = cells.groupby(["data_type", "size", "checkpoint"])[column].mean()
+    return {key: curve.droplevel([0, 1]) for key, curve in means.groupby(level=[0, 1])}
+
+
 def overgeneralisation_figure(
     table: pd.DataFrame,
     sizes: Sequence[str],
@@ -291,12 +303,14 @@ def overgeneralisation_figure(
     word_for_word: Sequence[str] = (),
 ) -> plt.Figure:
     """Figure 4: overgeneralisation over training, a thin line per idiom and the mean, per
-    corpus size. A pretrained system has no training curve: its idioms are small points
-    and their mean a large marker at the x position "final", right of the epochs. A table
-    without scores (a target language without idiom keywords) gives a figure of its note.
-    Idioms of ``word_for_word`` (word for word in the target language: their score measures
-    accuracy) keep their thin lines and points but are left out of the means, and the
-    title says so."""
+    corpus size. Where the table carries the paper's values (``paper_overgeneralisation``:
+    its mean over seeds of the same size, idiom and epoch), the paper's mean over idioms is
+    a dashed line of the size's colour at the epochs the run kept. A pretrained system has
+    no training curve: its idioms are small points and their mean a large marker at the x
+    position "final", right of the epochs. A table without scores (a target language
+    without idiom keywords) gives a figure of its note. Idioms of ``word_for_word`` (word
+    for word in the target language: their score measures accuracy) keep their thin lines
+    and points but are left out of the means, and the title says so."""
     if "overgeneralisation" not in table.columns:
         figure, ax = plt.subplots(figsize=(6, 1.5))
         ax.axis("off")
@@ -317,6 +331,7 @@ def overgeneralisation_figure(
         .groupby(["data_type", "system", "idiom"], as_index=False, sort=False)["overgeneralisation"]
         .mean()
     )
+    paper = _paper_curves(trained)
     trained_sizes = [model for model in models if model in set(curves["size"])]
     pretrained = [model for model in models if model in set(points["system"])]
     epochs = sorted(set(curves["checkpoint"]))
@@ -334,6 +349,10 @@ def overgeneralisation_figure(
             counted = subset[~subset["idiom"].isin(word_for_word)]
             mean = counted.groupby("checkpoint")["overgeneralisation"].mean()
             ax.plot(mean.index, mean.values, color=palette[size], lw=2.5, label=size)
+            published = paper.get((data_type, size))
+            if published is not None:
+                label = f"{size}, {PAPER_LABEL}"
+                ax.plot(published.index, published.values, color=palette[size], lw=1.8, ls="--", label=label)
         # Several pretrained systems stand side by side around the "final" position.
         for index, system in enumerate(pretrained):
             subset = points[(points["data_type"] == data_type) & (points["system"] == system)]
@@ -364,7 +383,14 @@ def overgeneralisation_figure(
         ax.set_xlabel(_overgeneralisation_xlabel(bool(epochs), bool(pretrained)))
         ax.set_ylim(-0.02, 1.02)
     axes[0][0].set_ylabel(OVERGENERALISATION_LABEL)
-    axes[0][-1].legend(title=_legend_title(table), loc="upper left", bbox_to_anchor=(1.02, 1))
+    # one legend for every panel: a panel may lack an entry (no paper curve for random words)
+    entries = {}
+    for ax in axes[0]:
+        for handle, label in zip(*ax.get_legend_handles_labels()):
+            entries.setdefault(label, handle)
+    axes[0][-1].legend(
+        entries.values(), entries.keys(), title=_legend_title(table), loc="upper left", bbox_to_anchor=(1.02, 1)
+    )
     title = _OVERGENERALISATION_TITLES[bool(epochs), bool(pretrained)]
     left_out = sorted(set(word_for_word) & set(table["idiom"]))
     if left_out:

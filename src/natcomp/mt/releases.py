@@ -1,20 +1,27 @@
 """Read the corpus releases the MT family trains and evaluates on.
 
-Two layouts (see ``config/README.md``):
+Three layouts (see ``config/README.md``):
 
 * a Tatoeba-Challenge language-pair tar (``<anything>/<pair>/train.src.gz``,
   ``train.trg.gz``, ...), whatever folder the release puts the pair in. The release names
   a pair by its two ISO 639-3 codes in alphabetical order, the first on the ``.src`` side
   (``deu-eng``: German in ``.src``, English in ``.trg``; ``eng-nld``: English in ``.src``):
   :func:`tatoeba_folder` and :func:`tatoeba_sides`;
-* the FLORES-101 tarball (``<anything>/dev/<lang>.dev``, ``<anything>/devtest/<lang>.devtest``).
+* the FLORES-101 tarball (``<anything>/dev/<lang>.dev``, ``<anything>/devtest/<lang>.devtest``);
+* the original study's repository archive, whose test files are extracted and checked one
+  by one against their sizes and sha256 (:func:`extract_checked_files`;
+  ``natcomp.mt.released_items`` reads them).
 """
 
 from __future__ import annotations
 
 import gzip
+import hashlib
+import os
 import shutil
 import tarfile
+import tempfile
+from collections.abc import Mapping
 from pathlib import Path, PurePosixPath
 
 from natcomp.errors import InputError
@@ -127,3 +134,74 @@ def _check_or_remove(source_out: str | Path, target_out: str | Path) -> int:
         Path(source_out).unlink(missing_ok=True)
         Path(target_out).unlink(missing_ok=True)
         raise
+
+
+def extract_checked_files(tar_path: str | Path, files: Mapping[str, tuple[int, str]], destination: str | Path) -> int:
+    """Extract the listed files of a release archive into the folder ``destination``, each
+    checked against its ``(bytes, sha256)``; returns how many were extracted.
+
+    A member is matched by its path below the archive's top folder (GitHub's
+    ``<repository>-<commit>/``) or by its whole path; other members are skipped. A listed file
+    that is missing or whose bytes differ is an :class:`InputError` naming the archive and
+    the file; the folder appears whole or not at all.
+    """
+    tar_path, destination = Path(tar_path), Path(destination)
+    destination.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{destination.name}.", dir=destination.parent))
+    found: set[str] = set()
+    try:
+        with _open_tar(tar_path) as archive:
+            try:
+                for member in archive:
+                    name = _listed_name(member.name, files)
+                    if name is None or not member.isfile():
+                        continue
+                    if name in found:
+                        raise InputError(tar_path, f"{name} is in the archive twice; expected one copy")
+                    _extract_checked(archive, member, name, files[name], staging, tar_path)
+                    found.add(name)
+            except (tarfile.TarError, OSError, EOFError) as error:
+                raise InputError(tar_path, f"damaged or truncated archive: {error}") from None
+        missing = sorted(set(files) - found)
+        if missing:
+            raise InputError(
+                tar_path, f"has no {missing[0]} ({len(missing)} listed file(s) missing); expected the release's files"
+            )
+        if destination.exists():
+            shutil.rmtree(destination)
+        os.replace(staging, destination)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return len(found)
+
+
+def _listed_name(member: str, files: Mapping[str, object]) -> str | None:
+    parts = PurePosixPath(member).parts
+    for name in ("/".join(parts[1:]), "/".join(parts)):
+        if name in files:
+            return name
+    return None
+
+
+def _extract_checked(
+    archive: tarfile.TarFile, member: tarfile.TarInfo, name: str, expected: tuple[int, str], root: Path, tar_path: Path
+) -> None:
+    size, sha256 = expected
+    source = archive.extractfile(member)
+    if source is None:
+        raise InputError(tar_path, f"member {member.name} cannot be read")
+    target = root / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    digest = hashlib.sha256()
+    with open(target, "wb") as out:
+        while chunk := source.read(1 << 20):
+            digest.update(chunk)
+            out.write(chunk)
+    got = (target.stat().st_size, digest.hexdigest())
+    if got != (size, sha256):
+        raise InputError(
+            tar_path,
+            f"{name}: {got[0]} bytes, sha256 {got[1]}; the release lists {size} bytes, sha256 {sha256} "
+            "(a different commit, or a damaged archive)",
+        )

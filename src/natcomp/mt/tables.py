@@ -35,7 +35,7 @@ import pandas as pd
 from natcomp.errors import InputError
 from natcomp.mt.registry import CONDITION_NAMES, DATA_TYPES, TESTS
 from natcomp.mt.scoring import FINAL_CHECKPOINT, MODEL_COLUMNS, TRAINED_SYSTEM
-from natcomp.published import add_paper_columns
+from natcomp.published import PAPER_PREFIX, SD_SUFFIX, SPREAD_RULE, add_paper_columns
 from natcomp.tsv import read_tsv, write_tsv
 
 _LABELS = sorted({label for test in TESTS.values() for label in test.labels})
@@ -76,7 +76,7 @@ def read_table(path: str | Path) -> pd.DataFrame:
             table[column] = table[column].astype(int)
         elif column in _NULLABLE_INTEGER_COLUMNS:
             table[column] = nullable_integers(table[column])
-        elif column in _METRICS or column in {"peak", "peak_sd"}:
+        elif column.removeprefix(PAPER_PREFIX).removesuffix(SD_SUFFIX) in _METRICS | {"peak"}:
             table[column] = pd.to_numeric(table[column].replace("", None))
     return table
 
@@ -261,9 +261,6 @@ def with_keyword_lists(table: pd.DataFrame, target_lang: str) -> pd.DataFrame:
     return table.assign(**{KEYWORDS_COLUMN: table["idiom"].map(labels).astype(object)})
 
 
-#: suffix of the column with the standard deviation over seeds next to each model group's mean
-SD_SUFFIX = "_sd"
-
 #: the ``note`` of an idiom whose curve is zero at every checkpoint (it has no peak)
 NEVER_OVERGENERALISED = "never overgeneralised"
 #: the ``note`` of a pretrained system's row in the peaks table: one score, no curve
@@ -389,17 +386,20 @@ def write_table(table: pd.DataFrame, path: str | Path) -> None:
 
 
 #: the heading of each final table's HTML rendering in the report, by output name
+_PAPER_CELL = "; paper_*: the paper's mean and sd over its five seeds of the same cell"
+_PAPER_SUMMARY = f"; paper_<size>: as printed, paper_<size>_sd: over its five seeds; {SPREAD_RULE}"
 TITLES = {
     "systematicity": "Systematicity per model, data type, condition and template (best checkpoint; "
-    "pretrained systems: the released model)",
+    "pretrained systems: the released model)" + _PAPER_CELL,
     "substitutivity": "Substitutivity per model, data type, synonym pair and template (best checkpoint; "
-    "pretrained systems: the released model)",
+    "pretrained systems: the released model)" + _PAPER_CELL,
     "overgeneralisation": "Overgeneralisation per model, data type, idiom and epoch checkpoint "
-    "(empty checkpoint: a pretrained system's released final model)",
+    "(empty checkpoint: a pretrained system's released final model)" + _PAPER_CELL,
     "systematicity_summary": "Systematicity summary (paper Table 4a): mean consistency per corpus size and "
-    "pretrained system, sd over seeds",
+    "pretrained system, sd over seeds" + _PAPER_SUMMARY,
     "substitutivity_summary": "Substitutivity summary (paper Table 6a): mean consistency per corpus size and "
-    "pretrained system, sd over seeds",
-    "overgeneralisation_peaks": "Peak overgeneralisation per idiom (paper Table 8); a pretrained system's final score",
+    "pretrained system, sd over seeds" + _PAPER_SUMMARY,
+    "overgeneralisation_peaks": "Peak overgeneralisation per idiom (paper Table 8); a pretrained system's final "
+    f"score; paper_peak and paper_peak_sd: the peak of the paper's seed-averaged curve and its sd there; {SPREAD_RULE}",
     "manual_analysis": "Manual analysis: annotated categories of inconsistent pairs (paper Figure 5)",
 }

@@ -296,9 +296,16 @@ def plan(
     chat = chat_templates(kinds, config, mt_system) if chat is None else chat
     tuned = {family: f", {method}" for family, method in (fine_tuning or {}).items()}
     rows = []
+    # which test items MT runs on: natcomp's generated ones, or the original study's
+    released = ((config.get("mt") or {}).get("tests") or {}).get("items") == "released"
+    items = "; on the original study's released test items" if released else ""
     if kinds.translation:
         rows.append(
-            PlanRow("mt", "translation model", "systematicity, substitutivity, overgeneralisation, BLEU (as a system)")
+            PlanRow(
+                "mt",
+                "translation model",
+                f"systematicity, substitutivity, overgeneralisation, BLEU (as a system){items}",
+            )
         )
     if kinds.causal:
         rows.append(
@@ -306,7 +313,8 @@ def plan(
                 "mt",
                 kinds.describe(chat.get("mt", False)),
                 "the MT tests and BLEU, translating by prompting: "
-                + prompting_plan(mt_system, (config.get("mt") or {}).get("prompting")),
+                + prompting_plan(mt_system, (config.get("mt") or {}).get("prompting"))
+                + items,
             )
         )
     seeds = (config.get("noncompsst") or {}).get("training", {}).get("seeds")

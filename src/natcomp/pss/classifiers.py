@@ -28,7 +28,6 @@ import torch
 
 __all__ = [
     "HEADS",
-    "MODES",
     "EncoderClassifier",
     "HeadSettings",
     "embed_sentences",
@@ -40,7 +39,6 @@ __all__ = [
 ]
 
 HEADS = ("linear", "dnn")
-MODES = ("fb", "ft")
 _DNN_UNITS = (500, 100)
 
 

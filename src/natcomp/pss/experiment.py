@@ -17,6 +17,7 @@ import numpy as np
 from natcomp.errors import InputError
 from natcomp.files import read_lines
 from natcomp.pss.classifiers import HeadSettings, predict_head, train_head
+from natcomp.pss.encoders import MODES
 from natcomp.pss.pairs import Pair, prepare_sentence
 from natcomp.pss.scoring import polarity_sensitivity, relative_pss
 
@@ -140,8 +141,8 @@ def score_rows(
     """The rows of one score file (:data:`SCORE_COLUMNS`): ``rows`` of :func:`score_predictions`
     with the encoder, head and mode, and how the mode read the sentences: ``layer`` and
     ``lengths`` (:class:`natcomp.pss.lengths.SentenceLengths` of the train, test and pair sentences)."""
-    if mode not in ("fb", "ft"):
-        raise ValueError(f"mode must be fb or ft, not {mode!r}")
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     reading = {"layer": int(layer), "max_length": lengths.max_length, "cut_sentences": lengths.cut}
     return [{"encoder": encoder, "head": head, "mode": mode, **reading, **row} for row in rows]
 

@@ -15,6 +15,7 @@ from natcomp.mt.config import (
     size_fairseq_options,
     tatoeba_pair,
 )
+from natcomp.mt.released_items import RELEASED_DATA_TYPES
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 from natcomp.mt.systems import is_causal, system_entry
 from natcomp.runs import workflow_built
@@ -86,6 +87,16 @@ TEST_DATA_TYPES = {
 if target_language(TRG).idiom_keywords is None:
     TEST_DATA_TYPES["overgeneralisation"] = []
 RUN_TESTS = [name for name, data_types in TEST_DATA_TYPES.items() if data_types]
+
+
+#: where the tests' items come from: natcomp's generation, or the original study's release
+#: (its data types; random_words was not released and is generated either way)
+RELEASED_ITEMS = MT["tests"]["items"] == "released"
+GENERATED_DATA_TYPES = [
+    d for d in registry.DATA_TYPES if not (RELEASED_ITEMS and d in RELEASED_DATA_TYPES)
+]
+#: the release's test files, extracted and checked (rule mt_released_tests)
+RELEASED_TESTS = "results/mt/released_tests"
 
 
 def size_limit(wildcards):

@@ -1,6 +1,47 @@
-# MT compositionality tests (Dankers et al. 2022): test items per test and data type,
-# one translation job per checkpoint (through a cache keyed on how it decodes), per-item
-# scores per checkpoint and test, tables, figures and sheets for the manual analysis.
+# MT compositionality tests (Dankers et al. 2022): test items per test and data type
+# (generated, or read from the original study's release), one translation job per
+# checkpoint (through a cache keyed on how it decodes), per-item scores per checkpoint and
+# test, tables, figures and sheets for the manual analysis.
+
+
+if RELEASED_ITEMS:
+
+    rule mt_released_tests:
+        # Every file resources/mt/released_tests.tsv lists, out of the release's archive,
+        # each checked against its size and sha256.
+        input:
+            archive="results/downloads/mt/released_tests",
+            manifest="resources/mt/released_tests.tsv",
+        output:
+            directory(RELEASED_TESTS),
+        log:
+            "results/logs/mt/mt_released_tests.log",
+        priority: MT_CHAIN_PRIORITY
+        localrule: True
+        conda:
+            "../../../envs/natcomp.yaml"
+        script:
+            "../../scripts/mt/released_tests.py"
+
+    rule mt_released_items:
+        # One test's items on one data type, read from the release as released.
+        input:
+            release=RELEASED_TESTS,
+            synonyms="resources/synonyms.tsv",
+            idioms="resources/idioms.tsv",
+        output:
+            "results/mt/items/{test}/{data_type}.tsv",
+        log:
+            "results/logs/mt/mt_released_items/{test}.{data_type}.log",
+        wildcard_constraints:
+            test="|".join(registry.TESTS),
+            data_type="|".join(RELEASED_DATA_TYPES),
+        priority: MT_CHAIN_PRIORITY
+        localrule: True
+        conda:
+            "../../../envs/natcomp.yaml"
+        script:
+            "../../scripts/mt/released_items.py"
 
 
 rule mt_items:
@@ -17,7 +58,7 @@ rule mt_items:
         "results/benchmarks/mt/mt_items/{test}.{data_type}.tsv"
     wildcard_constraints:
         test="|".join(registry.TESTS),
-        data_type="|".join(registry.DATA_TYPES),
+        data_type="|".join(GENERATED_DATA_TYPES),
     priority: MT_CHAIN_PRIORITY
     conda:
         "../../../envs/natcomp.yaml"
@@ -171,6 +212,8 @@ rule mt_tables:
         substitutivity=score_files("substitutivity"),
         overgeneralisation=score_files("overgeneralisation"),
         published="resources/mt/published.tsv",
+        # the original study's own scores per size, seed and cell (natcomp.mt.paper_results)
+        paper_results="resources/mt/paper_results",
     output:
         systematicity="results/tables/mt/systematicity.tsv",
         substitutivity="results/tables/mt/substitutivity.tsv",

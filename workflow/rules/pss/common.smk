@@ -1,5 +1,9 @@
 # PSS family: config shortcuts, input functions and the family's final outputs.
-from natcomp.pss.encoders import layer_and_length_for, learning_rate_for
+from natcomp.pss.encoders import (
+    FINE_TUNED_MODES,
+    layer_and_length_for,
+    learning_rate_for,
+)
 
 PSS = config["pss"]
 PSS_ENCODERS = list(PSS["encoders"])
@@ -89,11 +93,14 @@ def pss_fb_layer_and_length(wildcards):
 
 
 def pss_ft_layer_and_length(wildcards):
-    """FT's own layer and length: the encoder's fine_tune overrides, else the last layer and
-    fine_tune.max_length (null: the longest sentence; natcomp.pss.encoders)."""
-    return layer_and_length_for(
-        pss_encoder(wildcards), "ft", PSS["fine_tune"].get("max_length")
-    )
+    """A fine-tuned mode's layer and length: ft's own (the encoder's fine_tune overrides, else
+    the last layer and fine_tune.max_length, null: the longest sentence), or ft_fb's, FB's
+    (natcomp.pss.encoders)."""
+    if wildcards.mode == "ft_fb":
+        shared = PSS["embed"]["max_length"]
+    else:
+        shared = PSS["fine_tune"].get("max_length")
+    return layer_and_length_for(pss_encoder(wildcards), wildcards.mode, shared)
 
 
 def pss_fine_tune_layer(wildcards):
@@ -138,16 +145,16 @@ def pss_frozen_settings(wildcards):
 
 
 def pss_fine_tune_settings(wildcards):
-    """hf.FineTuneSettings fields; the encoder's own learning rate and fine_tune.max_length
-    override the shared ones. FT does not inherit FB's max_length (bert-as-service's 25 for
-    bert_base): max_length null is the longest sentence, found by the job. fine_tuning is
-    decided for the model's size."""
+    """hf.FineTuneSettings fields; the encoder's own learning rate and its mode's max_length
+    override the shared ones. ft does not inherit FB's max_length (bert-as-service's 25 for
+    bert_base): max_length null is the longest sentence, found by the job; ft_fb keeps FB's.
+    fine_tuning is decided for the model's size."""
     from natcomp.model_description import job_setting
 
     settings = dict(PSS["fine_tune"])
     settings["max_length"] = pss_ft_layer_and_length(wildcards)[1]
     settings["learning_rate"] = learning_rate_for(
-        pss_encoder(wildcards), "ft", PSS["fine_tune"]["learning_rate"]
+        pss_encoder(wildcards), wildcards.mode, PSS["fine_tune"]["learning_rate"]
     )
     settings["fine_tuning"] = stop_on_config_error(
         job_setting, config, "pss", pss_model(wildcards)
@@ -183,7 +190,9 @@ check_model_jobs(
     pss_model,
     fine_tuning_of("pss"),
     encoder=[
-        e for e in PSS_ENCODERS if "ft" in PSS["encoders"][e].get("modes", ["ft"])
+        e
+        for e in PSS_ENCODERS
+        if set(FINE_TUNED_MODES) & set(PSS["encoders"][e].get("modes", ["ft"]))
     ],
 )
 

@@ -125,15 +125,17 @@ rule pss_fine_tune:
         test_set="results/pss/sets/test.tsv",
         pair_set="results/pss/sets/pairs.tsv",
         model=pss_model_input,
+    # ft: the encoder's own reading of its sentences; ft_fb: FB's layer and length
     output:
-        "results/pss/scores/{encoder}/{head}.ft.tsv",
+        "results/pss/scores/{encoder}/{head}.{mode}.tsv",
     log:
-        "results/logs/pss/pss_fine_tune/{encoder}.{head}.log",
+        "results/logs/pss/pss_fine_tune/{encoder}.{head}.{mode}.log",
     benchmark:
-        "results/benchmarks/pss/pss_fine_tune/{encoder}.{head}.tsv"
+        "results/benchmarks/pss/pss_fine_tune/{encoder}.{head}.{mode}.tsv"
     wildcard_constraints:
         encoder="|".join(PSS_ENCODERS),
         head="linear|dnn",
+        mode="|".join(FINE_TUNED_MODES),
     conda:
         "../../../envs/pss.yaml"
     resources:

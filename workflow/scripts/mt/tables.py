@@ -1,4 +1,5 @@
 from natcomp.mt import tables as mt
+from natcomp.mt.paper_results import read_paper_results, with_paper
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
@@ -25,8 +26,11 @@ with logged(snakemake.log[0]) as log:
         "substitutivity_summary": mt.substitutivity_summary(substitutivity, **order),
         "overgeneralisation_peaks": peaks,
     }
-    # The paper's Tables 4a and 6a beside the summaries (paper_<size> columns), in a Dutch run only.
-    tables = mt.with_published(tables, mt.published_for(read_published(inputs.published), target_lang))
+    # The paper beside every table, in a Dutch run only: its printed Tables 4a and 6a
+    # (paper_<size>), and its own per-seed results (mean and sd of each cell, within or
+    # outside their spread).
+    papers = read_published(inputs.published), read_paper_results(inputs.paper_results)
+    tables = with_paper(tables, *papers, target_lang=target_lang)
     for name, table in tables.items():
         mt.write_table(table, out[name])
         # The report shows the HTML rendering; the TSV stays the data file.

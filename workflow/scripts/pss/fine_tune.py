@@ -1,7 +1,7 @@
-"""FT mode: the encoder fine-tuned with a head; accuracy and PSS.
+"""FT modes: the encoder fine-tuned with a head; accuracy and PSS.
 
-params: ``layer`` (FT's own: the encoder's ``fine_tune.layer``, else the last) and
-``settings`` (hf.FineTuneSettings fields; ``max_length`` null: the longest sentence of the
+params: ``layer`` (ft's own: the encoder's ``fine_tune.layer``, else the last; ft_fb: FB's)
+and ``settings`` (hf.FineTuneSettings fields; ``max_length`` null: the longest sentence of the
 train, test and pair sets, capped at the model's positions, natcomp.pss.lengths).
 """
 
@@ -29,8 +29,10 @@ with logged(snakemake.log[0]) as log:
         section["max_length"],
         key=snakemake.params.key,
     )
+    mode = snakemake.wildcards.mode
     log.info(
-        "FT reads layer %d, at most %d tokens per sentence (%s): %d of %d sentences cut (longest: %d tokens)",
+        "%s reads layer %d, at most %d tokens per sentence (%s): %d of %d sentences cut (longest: %d tokens)",
+        mode,
         snakemake.params.layer,
         lengths.max_length,
         "configured" if section["max_length"] is not None else "the longest sentence, capped at the model's positions",
@@ -54,7 +56,7 @@ with logged(snakemake.log[0]) as log:
         log=log,
     )
     rows = score_rows(
-        snakemake.wildcards.encoder, snakemake.wildcards.head, "ft", snakemake.params.layer, lengths, rows
+        snakemake.wildcards.encoder, snakemake.wildcards.head, mode, snakemake.params.layer, lengths, rows
     )
     write_tsv(snakemake.output[0], rows, list(SCORE_COLUMNS), float_format="%.4f")
     log.info("%s", rows)
