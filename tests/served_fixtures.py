@@ -185,7 +185,7 @@ class FaultServer:
     """An OpenAI-shaped server for faults. ``script``: the behaviour of the next
     generation requests in turn (then ``ok``): ``ok``, ``429`` (Retry-After), ``500``,
     ``malformed`` (a 200 body that is not JSON), ``slow`` (no answer within the client's
-    timeout), ``nochoices``. ``logprobs``: how ``echo`` with ``logprobs`` is answered:
+    timeout), ``nochoices``, ``length`` (cut off by the token limit), ``empty``. ``logprobs``: how ``echo`` with ``logprobs`` is answered:
     ``ignored`` (the generated tokens only, as llama.cpp), ``given`` (vLLM's shape), or
     ``refused`` (422). ``beam``: whether ``use_beam_search`` gives n different answers.
     ``fingerprints``: the system_fingerprint of each answer in turn (then the last).
@@ -194,6 +194,8 @@ class FaultServer:
     def __init__(self, model: str = "fault/model", *, logprobs="ignored", beam=False, strict=False, key=None):
         self.model, self.logprobs, self.beam, self.strict, self.key = model, logprobs, beam, strict, key
         self.script: list[str] = []
+        #: the behaviour of every request whose prompt holds the key (before the script)
+        self.by_prompt: dict[str, str] = {}
         self.fingerprints: list[str] = []
         self.requests: list[tuple[str, dict, str]] = []
         self.slow_seconds = 3.0
@@ -245,7 +247,9 @@ class FaultServer:
             return handler._send(422, json.dumps({"detail": f"Unexpected fields {sorted(vendor)}"}).encode())
         if body.get("echo"):
             return self._echo(handler, body)
-        behaviour = self.script.pop(0) if self.script else "ok"
+        prompt = body.get("prompt") if "prompt" in body else body["messages"][-1]["content"]
+        chosen = [behaviour for part, behaviour in self.by_prompt.items() if part in prompt]
+        behaviour = chosen[0] if chosen else self.script.pop(0) if self.script else "ok"
         if behaviour == "429":
             return handler._send(429, b'{"error": {"message": "slow down"}}', {"Retry-After": "0.2"})
         if behaviour == "500":
@@ -254,15 +258,19 @@ class FaultServer:
             return handler._send(200, b"<html>not json", content_type="application/json")
         if behaviour == "slow":
             time.sleep(self.slow_seconds)
-        prompt = body.get("prompt") if "prompt" in body else body["messages"][-1]["content"]
         n = int(body.get("n") or 1) if (self.beam and body.get("use_beam_search")) else 1
         texts = [f" answer {index} to {prompt[-12:]!s}\nmore" for index in range(n)]
+        reason = "stop"
+        if behaviour == "length":  # the token limit before any newline
+            texts, reason = [f" answer {index} goes on and on" for index in range(n)], "length"
+        elif behaviour == "empty":
+            texts = ["" for _ in range(n)]
         fingerprint = self.fingerprints.pop(0) if len(self.fingerprints) > 1 else (self.fingerprints or [""])[0]
         chat = "messages" in body
         choices = [
             {
                 "index": index,
-                "finish_reason": "stop",
+                "finish_reason": reason,
                 **({"message": {"role": "assistant", "content": text}} if chat else {"text": text}),
             }
             for index, text in enumerate(texts)
