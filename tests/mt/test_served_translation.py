@@ -133,3 +133,43 @@ def test_the_plan_counts_one_request_per_distinct_source(tmp_path):
     config["mt"]["tests"]["data_types"]["substitutivity"] = ["natural"]
     (bounded,) = planned_requests(config, "llm", REPO_CONFIG.parents[1] / "resources")
     assert not bounded.exact and bounded.requests > estimate.requests
+
+
+@pytest.mark.workflow
+def test_a_config_lists_a_served_system_beside_the_others_and_its_jobs_ask_for_no_gpu(tmp_path):
+    """A paper-style MT run with a served system among its systems: the served system's
+    translation job asks for no GPU, little memory and its share of the server's requests
+    (served_requests), the other systems' jobs are sized as before; PLANE lists a served
+    prompting model the same way."""
+    import subprocess
+    import sys
+
+    config = yaml.safe_load(REPO_CONFIG.read_text())
+    config["mt"]["systems"]["served-llm"] = {"model": "org/llm", "api_base": "http://node7:8000/v1"}
+    config["plane"]["prompting"]["models"]["served-llm"] = {"model": "org/llm", "api_base": "http://node7:8000/v1"}
+    config["served"] = {"concurrency": 6}
+    for family in ("noncompsst", "pss", "tre"):
+        config[family] = {"enabled": False}
+    path = tmp_path / "config.yaml"
+    path.write_text(yaml.safe_dump(config))
+    result = subprocess.run(
+        [sys.executable, "-m", "snakemake", "-n", "--forceall", "--configfile", str(path), "--directory", str(tmp_path)]
+        + [f"results/mt/systems/{name}/translations.tsv" for name in ("served-llm", "tiny-llama")]
+        + ["results/plane/prompting/served-llm.tsv"],
+        cwd=REPO_CONFIG.parents[1],
+        capture_output=True,
+        text=True,
+    )
+    assert result.returncode == 0, result.stderr[-3000:]
+    blocks = result.stdout.split("\n\n")
+
+    def resources(rule: str, wildcard: str) -> str:
+        block = next(b for b in blocks if f"rule {rule}:" in b and wildcard in b)
+        return next(line for line in block.splitlines() if "resources:" in line)
+
+    served = resources("mt_system_translate", "system=served-llm")
+    assert "gpu=0" in served and "served_requests=6" in served and "mem_mb=2000" in served
+    loaded = resources("mt_system_translate", "system=tiny-llama")
+    assert "served_requests=0" in loaded and "mem_mb=2000" not in loaded
+    plane = resources("plane_prompting", "model=served-llm")
+    assert "gpu=0" in plane and "served_requests=6" in plane
