@@ -102,6 +102,14 @@ def test_the_plan_says_what_the_server_gives_what_each_family_does_and_counts_th
     assert all(path == "/v1/models" or path.endswith("completions") for path, _, _ in fault.requests)
 
 
+def test_natcomp_evaluate_caps_the_requests_in_flight_of_all_jobs_together():
+    from natcomp.profile.served import with_request_limit
+
+    assert with_request_limit([], 4) == ["--resources", "served_requests=4"]
+    assert with_request_limit(["--resources", "mem_mb=1000"], 4) == ["--resources", "served_requests=4", "mem_mb=1000"]
+    assert with_request_limit(["--resources", "served_requests=32"], 4) == ["--resources", "served_requests=32"]
+
+
 def small_demo_config(path: Path) -> Path:
     """The demo's config made small enough for a server on two cores: a few items of each
     test, a short FLORES, a few PLANE triplets; the synonym candidates and PLANE's answer

@@ -272,7 +272,11 @@ def with_request_limit(snakemake_args: Sequence[str], concurrency: int) -> list[
     arguments = list(snakemake_args)
     if any("served_requests" in str(argument) for argument in arguments):
         return arguments
-    return [*arguments, "--resources", f"served_requests={concurrency}"]
+    limit = f"served_requests={concurrency}"
+    for index, argument in enumerate(arguments):
+        if argument in ("--resources", "--res"):  # a second --resources would replace the first's values
+            return [*arguments[: index + 1], limit, *arguments[index + 1 :]]
+    return [*arguments, "--resources", limit]
 
 
 def add_usage(directory: str | Path, record: dict) -> dict:
