@@ -28,6 +28,7 @@ from pathlib import Path
 
 from natcomp.errors import ConfigError
 from natcomp.hf.causal import GenerationSettings
+from natcomp.mt.prompted_translation import generation_fields
 from natcomp.mt.prompting import DEFAULT_PROMPT, PromptFormat, chat_template_mode, check_template, extract_translation
 from natcomp.served import RequestSettings, ServedEndpoint, ServedModel, served_endpoint
 
@@ -65,18 +66,11 @@ class ServedTranslator:
             beam=settings.decoding == "beam",
             concurrency=concurrency,
         )
-        decoding = "greedy" if settings.decoding == "greedy" else f"beam{settings.beam}"
         self.signature = "|".join(
             [
                 self.model.signature,
                 prompt.signature,
-                f"dec:{decoding}",
-                f"maxnew:{settings.max_new_tokens}",
-                *(
-                    [f"maxlen:{settings.max_len_a:g}*src+{settings.max_len_b}"]
-                    if settings.max_len_a is not None
-                    else []
-                ),
+                *generation_fields(settings),
                 f"lang:{prompt.source_lang}-{prompt.target_lang}",
             ]
         )
