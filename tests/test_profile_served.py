@@ -207,3 +207,34 @@ def test_a_small_demo_scale_profile_through_transformers_serve_equals_the_local_
     print(
         f"small demo-scale profile: through transformers serve {served_seconds:.0f} s, local weights {local_seconds:.0f} s"
     )
+
+
+def test_a_served_model_without_beam_search_cannot_take_the_dutch_synonym_lists_for_another_language():
+    from natcomp.errors import ConfigError
+    from natcomp.profile.served import served_base
+    from natcomp.served import Capabilities
+
+    caps = Capabilities("http://x/v1", "m", ("m",), beam=False, beam_reason="refused")
+    base = {"mt": {"target_lang": "de", "synonyms": {"candidates": "probes"}}}
+    with pytest.raises(ConfigError, match="^config mt.synonyms.candidates: probes need n-best lists"):
+        served_base(base, caps, ["mt"], chat=False)
+    base["mt"]["target_lang"] = "nl"
+    adapted, notes = served_base(base, caps, ["mt"], chat=False)
+    assert adapted["mt"]["synonyms"]["candidates"] == "shipped" and "synonym probes refused" in notes[0]
+    assert base["mt"]["synonyms"]["candidates"] == "probes", "the base config is not changed in place"
+    with_beam = Capabilities("http://x/v1", "m", ("m",), beam=True)
+    assert served_base(base, with_beam, ["mt"], chat=False)[0]["mt"]["synonyms"]["candidates"] == "probes"
+
+
+def test_plane_reads_the_written_word_where_the_server_gives_no_prompt_log_probabilities():
+    from natcomp.profile.served import served_base
+    from natcomp.served import Capabilities
+
+    base = {"plane": {"prompting": {"answer": "verbalisers"}}}
+    without = Capabilities("http://x/v1", "m", ("m",), prompt_logprobs=False, prompt_logprobs_reason="echo ignored")
+    with_logprobs = Capabilities("http://x/v1", "m", ("m",), prompt_logprobs=True)
+    adapted, notes = served_base(base, without, ["plane"], chat=False)
+    assert adapted["plane"]["prompting"]["answer"] == "vocabulary" and "echo ignored" in notes[0]
+    assert served_base(base, with_logprobs, ["plane"], chat=False)[0]["plane"]["prompting"]["answer"] == "verbalisers"
+    chat, notes = served_base(base, with_logprobs, ["plane"], chat=True)
+    assert chat["plane"]["prompting"]["answer"] == "vocabulary" and "chat template" in notes[0]

@@ -80,6 +80,13 @@ def served_base(base: Mapping, caps: Capabilities, families: Sequence[str], chat
             )
         synonyms = mt.get("synonyms") or {}
         if synonyms.get("candidates") == "probes" and not caps.beam:
+            if str(mt.get("target_lang", "nl")) != "nl":
+                raise ConfigError(
+                    "mt.synonyms.candidates",
+                    f"probes need n-best lists by beam search, which {caps.server} does not offer ({caps.beam_reason}), "
+                    f"and the shipped synonym lists are Dutch; expected a server with beam search (vLLM) for target "
+                    f"language {mt.get('target_lang')}",
+                )
             mt["synonyms"] = {**synonyms, "candidates": "shipped"}
             notes.append(
                 f"mt: synonym probes refused: their n-best lists need beam search, which {caps.server} does not offer "
