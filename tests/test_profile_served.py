@@ -125,7 +125,7 @@ def small_demo_config(path: Path) -> Path:
     mt["tests"].update(samples_per_template=1, natural_max_items=1, random_word_samples=1)
     mt["tests"]["data_types"] = {
         "np_vp": ["synthetic"],
-        "s_conj": ["synthetic"],
+        "s_conj": [],  # no row of its own in the profile
         "substitutivity": ["natural"],
         "overgeneralisation": ["random_words"],
     }
@@ -134,9 +134,7 @@ def small_demo_config(path: Path) -> Path:
     plane = base["plane"]
     plane["demo_corpus"]["nouns"] = 60
     plane["evaluation_set"]["triplets_per_class"] = 2
-    plane["prompting"].update(
-        answer="vocabulary", templates=["internal"], verbalisers={"GP": ["good", "poor"], "TF": ["true", "false"]}
-    )
+    plane["prompting"].update(answer="vocabulary", templates=["internal"], verbalisers={"GP": ["good", "poor"]})
     plane["zero_shot"]["verbalisers"] = [["good", "poor"], ["true", "false"]]
     plane["finetune"].update(splits=["good"])
     plane["finetune"]["length_sweep"]["enabled"] = False
