@@ -117,7 +117,8 @@ def plan_rows(
 ) -> list[PlanRow]:
     """The plan: what MT and PLANE do with the served model, and one line for each part of
     the profile that needs weights."""
-    role = f"served causal LM ({caps.server}{', chat template: the server' + chr(39) + 's' if chat else ''})"
+    chat_text = ", through the server's chat template" if chat else ""
+    role = f"served causal LM ({caps.server}{chat_text})"
     rows = []
     if "mt" in families:
         synonyms = ((base.get("mt") or {}).get("synonyms") or {}).get("candidates")
@@ -136,15 +137,20 @@ def plan_rows(
         )
     if "plane" in families:
         answer = ((base.get("plane") or {}).get("prompting") or {}).get("answer", "vocabulary")
-        how = "by the word the model writes" if answer == "vocabulary" else "two-shot by verbaliser log-likelihood"
+        how = (
+            "zero- and two-shot prompting by the word the model writes"
+            if answer == "vocabulary"
+            else "two-shot prompting by verbaliser log-likelihood (prompt log-probabilities), zero-shot by the word "
+            "the model writes"
+        )
+        rows.append(PlanRow("plane", role, f"{how} (F1 per template x verbaliser)"))
         rows.append(
             PlanRow(
                 "plane",
                 role,
-                f"zero- and two-shot prompting, {how} (zero-shot: the word it writes; F1 per template x verbaliser)",
+                f"not run: fine-tuning needs the model's weights (it {NEEDS_WEIGHTS['plane fine-tuning']})",
             )
         )
-        rows.append(PlanRow("plane", role, f"not run: fine-tuning {NEEDS_WEIGHTS['plane fine-tuning']}"))
     for family in ("noncompsst", "pss", "tre"):
         rows.append(PlanRow(family, role, f"not run: needs the model's weights ({NEEDS_WEIGHTS[family]})"))
     order = {family: index for index, family in enumerate(FAMILIES)}
