@@ -174,3 +174,24 @@ def real_shapes(tmp_path_factory) -> dict[str, Path]:
 
     root = tmp_path_factory.mktemp("real_shapes")
     return {name: real_shape_model(name, root / name) for name in REAL_SHAPES}
+
+
+@pytest.fixture(scope="session")
+def served_model(tmp_path_factory):
+    """A tiny trained Llama 3 instruct served by ``transformers serve`` on a free local port,
+    offline, for the whole session (tests/served_fixtures.py); stopped after. Yields a
+    namespace: ``base`` (the API's URL), ``model`` (its id there), ``folder`` (the same
+    weights, for natcomp to load) and ``hub`` (the Hub cache it is served from)."""
+    import types
+
+    from served_fixtures import MODEL_ID, TransformersServe, build_served_model
+
+    root = tmp_path_factory.mktemp("served")
+    folder, hub = build_served_model(root)
+    server = TransformersServe(hub, root / "transformers_serve.log")
+    try:
+        yield types.SimpleNamespace(
+            base=server.base, model=MODEL_ID, folder=folder, hub=hub, log=root / "transformers_serve.log"
+        )
+    finally:
+        server.stop()

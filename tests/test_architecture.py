@@ -12,7 +12,7 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "src" / "natcomp"
 RULES = ROOT / "workflow" / "rules"
 FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
-CORE_PACKAGES = ("hf", "profile")
+CORE_PACKAGES = ("hf", "profile", "served")
 
 
 def _sub_packages() -> set[str]:

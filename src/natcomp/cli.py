@@ -70,6 +70,24 @@ def _wire_target_languages(subparsers) -> None:
     from natcomp.mt.cli import target_language_hooks
 
     subparsers.choices["evaluate"].set_defaults(target_language_hooks=target_language_hooks)
+    _wire_served_estimates(subparsers)
+
+
+def _wire_served_estimates(subparsers) -> None:
+    """``natcomp evaluate --api-base``: the plan counts each family's requests with the
+    family's own estimate (the core package natcomp.profile imports no family)."""
+
+    def mt(config, system, resources):
+        from natcomp.mt.served_translation import planned_requests
+
+        return planned_requests(config, system, resources)
+
+    def plane(config):
+        from natcomp.plane.served_prompting import planned_requests
+
+        return planned_requests(config)
+
+    subparsers.choices["evaluate"].set_defaults(served_request_estimates={"mt": mt, "plane": plane})
 
 
 def _describe_commands(parser: argparse.ArgumentParser) -> None:

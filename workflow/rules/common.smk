@@ -49,6 +49,25 @@ for _family in FAMILIES:
 # check_model_jobs before the DAG is built.
 MODEL_JOBS = RuleResources(JobSettings.from_config(config), stop=stop_on_config_error)
 
+#: how requests to a model behind an API are sent (natcomp.served; docs/llm.md)
+SERVED = config["served"]
+#: a served model's job loads no model: no GPU, the memory of a Python process
+SERVED_JOB_MEM_MB = 2000
+
+
+def unless_served(sized, is_served, value):
+    """A resource of a job that runs a model: ``value`` where the model is behind an API
+    (``is_served(wildcards)``), else ``sized`` (MODEL_JOBS) by the model's size."""
+    return lambda wildcards: value if is_served(wildcards) else sized(wildcards)
+
+
+def served_requests(is_served):
+    """The job's Snakemake resource served_requests: the requests it has in flight to a
+    served model (the served section's concurrency), so that jobs share one server's
+    limit (--resources served_requests=N, which natcomp evaluate sets); 0 for the others.
+    """
+    return lambda wildcards: SERVED["concurrency"] if is_served(wildcards) else 0
+
 
 def check_model_jobs(rule, model_of, fine_tuning_of=None, **values):
     """Size the jobs of a rule that runs a model for each value of its wildcards the config

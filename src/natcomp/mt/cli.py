@@ -612,6 +612,9 @@ def _add_evaluate(subparsers) -> None:
         choices=("greedy", "beam"),
         help="greedy (default) or beam search of --beam beams; the synonym probes always use beam search",
     )
+    from natcomp.profile.cli import add_served_arguments
+
+    add_served_arguments(parser)
     add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
 
@@ -665,6 +668,8 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         command="mt evaluate",
         target_langs=args.target_lang,
         target_languages=target_language_hooks() if args.target_lang else None,
+        api_base=args.api_base,
+        api_key_env=args.api_key_env,
     )
 
 

@@ -508,6 +508,14 @@ def check_systems(mt: Mapping) -> None:
         if name in taken:
             raise ConfigError(key, f"the name {name!r} is {taken[name]}; tables would mix them up: rename the system")
         family = system.get("family", "auto")
+        if system.get("api_base") and family not in ("auto", "causal"):
+            raise ConfigError(
+                f"{key}.family",
+                f"{family} is a translation model's family; a model behind an API (api_base) is a causal LM "
+                "prompted to translate: auto or causal",
+            )
+        if system.get("api_key_env") and not system.get("api_base"):
+            raise ConfigError(f"{key}.api_key_env", "names the key of a server, and the system has no api_base")
         # a causal LM's probes widen the beam to nbest themselves (generation_settings)
         if (
             family != "causal"
@@ -579,11 +587,17 @@ def check_system_models(mt: Mapping, names: Iterable[str] | None = None) -> None
     """Raise :class:`ConfigError` when the model of a pretrained system (of ``names``, else
     every one) cannot be loaded here: not a model folder, not in the local Hugging Face
     cache (with the offline hint), or not on the Hub. Folders the workflow writes
-    (``results/...``) are made by their jobs."""
+    (``results/...``) are made by their jobs; a served system's URL must be http(s) and its
+    key's variable set (the job probes the server)."""
     from natcomp.mt.hf_translation import check_hf_system
+
+    from natcomp.served import served_endpoint
 
     systems = mt.get("systems") or {}
     for name in systems if names is None else sorted(names):
         system = systems[name]
-        if not workflow_built(system["model"]):
+        served = served_endpoint(system, f"mt.systems.{name}")
+        if served is not None:  # behind an API: its URL and key variable now, the server when the job starts
+            served.check()
+        elif not workflow_built(system["model"]):
             check_hf_system(system["model"], f"mt.systems.{name}.model")

@@ -36,7 +36,7 @@ from natcomp.mt.prompting import (
 )
 from natcomp.mt.translation_cache import DecodeStats, TranslationCache, translate_with_cache
 
-__all__ = ["PromptedTranslator", "generation_settings", "status_cache", "translate_with_status"]
+__all__ = ["PromptedTranslator", "generation_fields", "generation_settings", "status_cache", "translate_with_status"]
 
 
 def generation_settings(system: Mapping, *, nbest: int = 1) -> GenerationSettings:
@@ -49,6 +49,16 @@ def generation_settings(system: Mapping, *, nbest: int = 1) -> GenerationSetting
         values["decoding"] = "beam"
         values["beam"] = max(int(values.get("beam", 5)), nbest)
     return GenerationSettings(**values)
+
+
+def generation_fields(settings: GenerationSettings) -> list[str]:
+    """The decode signature's fields of how a causal LM writes a translation: the decoding
+    and the token limits (a loaded and a served system name them alike)."""
+    decoding = "greedy" if settings.decoding == "greedy" else f"beam{settings.beam}"
+    fields = [f"dec:{decoding}", f"maxnew:{settings.max_new_tokens}"]
+    if settings.max_len_a is not None:
+        fields.append(f"maxlen:{settings.max_len_a:g}*src+{settings.max_len_b}")
+    return fields
 
 
 class PromptedTranslator:
@@ -73,19 +83,12 @@ class PromptedTranslator:
         if self.chat and not has_chat_template(model):
             raise ConfigError(f"{key}.chat_template", f"is on but {model} has no chat template")
         self.generator = CausalGenerator(model, settings, key=f"{key}.model", threads=threads)
-        decoding = "greedy" if settings.decoding == "greedy" else f"beam{settings.beam}"
         self.signature = "|".join(
             [
                 f"causal:{model_fingerprint(model, f'{key}.model')[:16]}",
                 prompt.signature,
                 f"chat:{'on' if self.chat else 'off'}",
-                f"dec:{decoding}",
-                f"maxnew:{settings.max_new_tokens}",
-                *(
-                    [f"maxlen:{settings.max_len_a:g}*src+{settings.max_len_b}"]
-                    if settings.max_len_a is not None
-                    else []
-                ),
+                *generation_fields(settings),
                 f"lang:{prompt.source_lang}-{prompt.target_lang}",
                 f"prec:{self.generator.precision}",
             ]

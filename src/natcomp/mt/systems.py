@@ -3,7 +3,8 @@
 A translation model (Marian, M2M100, NLLB-200) decodes with
 :class:`natcomp.mt.hf_translation.HFTranslator`; a decoder-only language model (family
 ``causal``) translates by prompting with
-:class:`natcomp.mt.prompted_translation.PromptedTranslator`. Both give ``translate``,
+:class:`natcomp.mt.prompted_translation.PromptedTranslator`, or, behind an API (an entry
+with ``api_base``), with :class:`natcomp.mt.served_translation.ServedTranslator`. All give ``translate``,
 ``translate_nbest`` and a ``signature``, so the cache, the scorers, BLEU and the synonym
 probes treat them alike.
 """
@@ -25,6 +26,7 @@ __all__ = [
     "gather_generation_counts",
     "generation_counts",
     "is_causal",
+    "is_served",
     "system_entry",
     "system_translator",
     "write_generation_counts",
@@ -46,6 +48,8 @@ def configured_family(system: Mapping, key: str = "model") -> str:
     family = system.get("family") or "auto"
     if family != "auto":
         return family
+    if system.get("api_base"):  # a model behind an API: a causal LM prompted to translate
+        return "causal"
     from natcomp.model_description import model_file
 
     # a folder's, a shipped or cached model's, an adapter's base's (natcomp.adapters)
@@ -84,6 +88,11 @@ def system_entry(mt: Mapping, name: str) -> dict:
     return system
 
 
+def is_served(system: Mapping) -> bool:
+    """Whether a system is a causal LM behind an OpenAI-compatible API (it names an ``api_base``)."""
+    return bool(isinstance(system, Mapping) and system.get("api_base"))
+
+
 def is_causal(system: Mapping, key: str = "model") -> bool:
     """Whether a system is a causal LM prompted to translate."""
     return configured_family(system, key) == "causal"
@@ -98,9 +107,31 @@ def system_translator(
     threads: int = 1,
     nbest: int = 1,
     examples: Sequence = (),
+    cache_dir: str | Path | None = None,
+    served: Mapping | None = None,
+    concurrency: int | None = None,
 ):
     """The translator of one ``mt.systems`` section (``key``: its config key), keeping
-    ``nbest`` hypotheses; ``examples``: a causal system's few-shot examples."""
+    ``nbest`` hypotheses; ``examples``: a causal system's few-shot examples. A served
+    system (an ``api_base``) caches its answers in ``cache_dir`` and sends its requests
+    with the settings ``served`` (the config's ``served`` section), ``concurrency`` at a time."""
+    if is_served(system):
+        from natcomp.mt.served_translation import ServedTranslator
+        from natcomp.served import RequestSettings
+
+        if cache_dir is None:
+            raise ValueError("a served system caches its answers: give cache_dir")
+        return ServedTranslator.for_system(
+            system,
+            cache_dir,
+            source_lang=source_lang,
+            target_lang=target_lang,
+            key=key,
+            examples=examples,
+            nbest=nbest,
+            request_settings=RequestSettings.from_config(served),
+            concurrency=concurrency,
+        )
     if is_causal(system, f"{key}.model"):
         from natcomp.mt.prompted_translation import PromptedTranslator
 

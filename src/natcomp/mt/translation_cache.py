@@ -18,17 +18,16 @@ decode's signature does not name n-best, so existing caches stay valid.
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import logging
-import os
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from natcomp.errors import InputError
 from natcomp.files import read_lines
+from natcomp.keyedcache import KeyedCache
 from natcomp.tsv import read_tsv, write_tsv
 
 log = logging.getLogger(__name__)
@@ -76,61 +75,10 @@ def decode_signature(checkpoint: str | Path, bpe_codes: str | Path, source_lang:
     )
 
 
-def _check_field(text: str, what: str) -> str:
-    if "\t" in text or "\n" in text or "\r" in text:
-        raise InputError(what, f"contains a tab or line break, which a one-line TSV cannot hold: {text!r}")
-    return text
-
-
-_SIGNATURE_LINE = "#decode-signature\t"
-
-
-class TranslationCache:
+class TranslationCache(KeyedCache):
     """Persistent ``source -> translation`` map of one decode signature."""
 
-    def __init__(self, cache_dir: str | Path, signature: str):
-        self.signature = _check_field(signature, "decode signature")
-        key = hashlib.sha256(signature.encode("utf-8")).hexdigest()
-        self.path = Path(cache_dir) / f"{key}.tsv"
-        self.entries: dict[str, str] = {}
-        if self.path.exists():
-            self._load()
-
-    def _load(self) -> None:
-        with open(self.path, "rb") as handle:
-            for raw in handle:
-                if not raw.endswith(b"\n"):
-                    log.warning("ignoring a cut-off last line in %s", self.path)
-                    break
-                line = raw.decode("utf-8").rstrip("\n")
-                if line.startswith(_SIGNATURE_LINE):
-                    recorded = line.removeprefix(_SIGNATURE_LINE)
-                    if recorded != self.signature:
-                        raise InputError(self.path, f"cache of {recorded!r}, expected {self.signature!r}", 1)
-                    continue
-                source, _, translation = line.partition("\t")
-                self.entries[source] = translation
-
-    def missing(self, sources: Iterable[str]) -> list[str]:
-        """Sources not yet translated, distinct, in first-seen order."""
-        return [s for s in dict.fromkeys(sources) if s not in self.entries]
-
-    def add(self, pairs: Iterable[tuple[str, str]]) -> None:
-        """Append translations; each line is flushed to disk before the next batch."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        lines = [f"{_check_field(s, 'source sentence')}\t{_check_field(t, 'translation')}\n" for s, t in pairs]
-        # Two jobs may share a cache (a best checkpoint is a byte copy of an epoch one).
-        with open(self.path, "a", encoding="utf-8", newline="\n") as out:
-            fcntl.flock(out, fcntl.LOCK_EX)
-            if out.tell() == 0:
-                out.write(f"{_SIGNATURE_LINE}{self.signature}\n")
-            out.write("".join(lines))
-            out.flush()
-            os.fsync(out.fileno())
-            fcntl.flock(out, fcntl.LOCK_UN)
-        for line in lines:
-            source, _, translation = line.rstrip("\n").partition("\t")
-            self.entries[source] = translation
+    key_name, value_name = "source sentence", "translation"
 
 
 def encode_nbest(hypotheses: Sequence[str]) -> str:

@@ -193,24 +193,29 @@ def released_tests(paths: Mapping[str, str | Path]) -> dict[str, pd.DataFrame]:
 # evaluations and report tables
 
 
-def run_prompting(model: str, triplets_path: str | Path, out: str | Path, settings, log_to=None, name=None) -> int:
-    """Two-shot prompting predictions of one masked or causal LM (see :mod:`natcomp.plane.prompting`)."""
+def run_prompting(
+    model, triplets_path: str | Path, out: str | Path, settings, log_to=None, name=None, served=None
+) -> int:
+    """Two-shot prompting predictions of one masked or causal LM, or a served one (``model``
+    an entry with ``api_base``; ``served``: :class:`natcomp.plane.served_prompting.ServedJob`;
+    see :mod:`natcomp.plane.prompting`)."""
     from natcomp.plane import prompting
 
     triplets = read_tsv(triplets_path, required=["adj", "noun", "hyp", "class"])
-    predictions = prompting.evaluate_prompting(model, triplets, settings, log=log_to or log, name=name)
+    predictions = prompting.evaluate_prompting(model, triplets, settings, log=log_to or log, name=name, served=served)
     return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
 
 
 def run_zero_shot(
-    model: str, triplets_path: str | Path, out: str | Path, settings, pairs, log_to=None, name=None
+    model, triplets_path: str | Path, out: str | Path, settings, pairs, log_to=None, name=None, served=None
 ) -> int:
-    """Zero-shot predictions of one masked or causal LM with the conversion table ``pairs`` (Table 7)."""
+    """Zero-shot predictions of one masked or causal LM (or a served one, as
+    :func:`run_prompting`) with the conversion table ``pairs`` (Table 7)."""
     from natcomp.plane import prompting
 
     triplets = read_tsv(triplets_path, required=["adj", "noun", "hyp", "class"])
     predictions = prompting.evaluate_zero_shot(
-        model, triplets, settings, [tuple(p) for p in pairs], log=log_to or log, name=name
+        model, triplets, settings, [tuple(p) for p in pairs], log=log_to or log, name=name, served=served
     )
     return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
 

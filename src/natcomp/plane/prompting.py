@@ -206,12 +206,24 @@ def verbaliser_ids(
 
 
 def evaluate_prompting(
-    model_name: str, triplets: pd.DataFrame, settings: PromptSettings, log=None, name: str | None = None
+    model_name: str | Mapping,
+    triplets: pd.DataFrame,
+    settings: PromptSettings,
+    log=None,
+    name: str | None = None,
+    served=None,
 ) -> pd.DataFrame:
     """Predictions of one masked LM for every template, verbaliser, triplet, IT and premise order.
 
     ``model_name`` is a Hugging Face id or local path; ``name`` (default: ``model_name``) is
-    what the ``model`` column says. A causal LM goes through :func:`evaluate_prompting_causal`."""
+    what the ``model`` column says. A causal LM goes through :func:`evaluate_prompting_causal`,
+    a served one (an entry ``{model, api_base, api_key_env}``) through
+    :func:`natcomp.plane.served_prompting.evaluate_prompting_served` (``served``: its cache
+    and request settings)."""
+    if isinstance(model_name, Mapping):
+        from natcomp.plane.served_prompting import evaluate_prompting_served
+
+        return evaluate_prompting_served(model_name, triplets, settings, served, log=log, name=name)
     key = "plane.prompting.models"
     if is_causal_lm(model_name, key):
         return evaluate_prompting_causal(model_name, triplets, settings, log=log, name=name)
@@ -316,12 +328,23 @@ def conversion_ids(tokenizer, pairs: Sequence[Sequence[str]], template: str, log
 
 
 def evaluate_zero_shot(
-    model_name: str, triplets: pd.DataFrame, settings: PromptSettings, pairs=ZERO_SHOT_VERBALISERS, log=None, name=None
+    model_name: str | Mapping,
+    triplets: pd.DataFrame,
+    settings: PromptSettings,
+    pairs=ZERO_SHOT_VERBALISERS,
+    log=None,
+    name=None,
+    served=None,
 ) -> pd.DataFrame:
     """Zero-shot predictions of one masked LM (appendix B.1): per template, triplet and IT the
     model's top token at the mask, 1 if it is a positive word of V, 0 if a negative one,
     -1 (wrong) otherwise. Columns :data:`PREDICTION_COLUMNS` (``verbaliser`` = ``V``).
-    A causal LM goes through :func:`evaluate_zero_shot_causal`."""
+    A causal LM goes through :func:`evaluate_zero_shot_causal`, a served one through
+    :func:`natcomp.plane.served_prompting.evaluate_zero_shot_served`."""
+    if isinstance(model_name, Mapping):
+        from natcomp.plane.served_prompting import evaluate_zero_shot_served
+
+        return evaluate_zero_shot_served(model_name, triplets, settings, served, pairs, log=log, name=name)
     key = "plane.prompting.models"
     if is_causal_lm(model_name, key):
         return evaluate_zero_shot_causal(model_name, triplets, settings, pairs, log=log, name=name)
@@ -456,6 +479,56 @@ def _log_answers(log, text: str, model_name: str, predictions: np.ndarray, count
         )
 
 
+def prompting_predictions(
+    answers, model_name: str, triplets: pd.DataFrame, settings: PromptSettings, log=None, name: str | None = None
+) -> pd.DataFrame:
+    """Two-shot predictions (Table 4) of a causal LM, loaded or served: per template and
+    verbaliser pair, ``answers(prompts, words, labels, first_prediction)`` (the label of
+    each prompt's answer: :func:`causal_answers` for a loaded model) over the two
+    verbalisers, ``first_prediction`` with ``answer: vocabulary``. Columns :data:`PREDICTION_COLUMNS`."""
+    frames = []
+    for template in settings.templates:
+        for verbaliser_name, words in settings.verbalisers.items():
+            prompts = build_prompts(triplets, template, tuple(words), CAUSAL_MASK)
+            predicted = answers(list(prompts["prompt"]), list(words), [1, 0], settings.answer == "vocabulary")
+            frames.append(
+                prompts.drop(columns="prompt").assign(
+                    model=name or model_name, template=template, verbaliser=verbaliser_name, predicted=predicted
+                )
+            )
+            _log_answers(log, f"{template} {verbaliser_name}", model_name, predicted, len(prompts))
+    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+
+
+def zero_shot_predictions(
+    answers, model_name: str, triplets: pd.DataFrame, settings: PromptSettings, pairs, log=None, name=None
+) -> pd.DataFrame:
+    """Zero-shot predictions (Table 8) of a causal LM, loaded or served: per template,
+    triplet and IT the word of V the model writes at the mask (``answers(prompts, words,
+    labels, True)``): 1 for a positive word, 0 for a negative one, -1 where it writes no
+    word of V. ``answer`` does not apply."""
+    words = [word for pair in pairs for word in pair]
+    labels = [label for _ in pairs for label in (1, 0)]
+    frames = []
+    for template in settings.templates:
+        prompts = build_zero_shot_prompts(triplets, template, CAUSAL_MASK)
+        predicted = answers(list(prompts["prompt"]), words, labels, True)
+        frames.append(
+            prompts.drop(columns="prompt").assign(
+                model=name or model_name, template=template, verbaliser="V", predicted=predicted
+            )
+        )
+        _log_answers(log, f"zero-shot {template}", model_name, predicted, len(prompts))
+    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+
+
+def _loaded_answers(generator, chat: bool):
+    def answers(prompts, words, labels, first_prediction):
+        return causal_answers(generator, prompts, words, labels, first_prediction=first_prediction, chat=chat)
+
+    return answers
+
+
 def evaluate_prompting_causal(
     model_name: str, triplets: pd.DataFrame, settings: PromptSettings, log=None, name: str | None = None
 ) -> pd.DataFrame:
@@ -464,25 +537,7 @@ def evaluate_prompting_causal(
     model writes first at the mask, if any). Columns :data:`PREDICTION_COLUMNS`."""
     generator, chat = causal_generator(model_name, settings)
     _log_chat(log, model_name, chat)
-    frames = []
-    for template in settings.templates:
-        for verbaliser_name, words in settings.verbalisers.items():
-            prompts = build_prompts(triplets, template, tuple(words), CAUSAL_MASK)
-            predicted = causal_answers(
-                generator,
-                list(prompts["prompt"]),
-                list(words),
-                [1, 0],
-                first_prediction=settings.answer == "vocabulary",
-                chat=chat,
-            )
-            frames.append(
-                prompts.drop(columns="prompt").assign(
-                    model=name or model_name, template=template, verbaliser=verbaliser_name, predicted=predicted
-                )
-            )
-            _log_answers(log, f"{template} {verbaliser_name}", model_name, predicted, len(prompts))
-    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+    return prompting_predictions(_loaded_answers(generator, chat), model_name, triplets, settings, log, name)
 
 
 def evaluate_zero_shot_causal(
@@ -494,16 +549,4 @@ def evaluate_zero_shot_causal(
     writes no word of V. ``answer`` does not apply."""
     generator, chat = causal_generator(model_name, settings)
     _log_chat(log, model_name, chat)
-    words = [word for pair in pairs for word in pair]
-    labels = [label for _ in pairs for label in (1, 0)]
-    frames = []
-    for template in settings.templates:
-        prompts = build_zero_shot_prompts(triplets, template, CAUSAL_MASK)
-        predicted = causal_answers(generator, list(prompts["prompt"]), words, labels, first_prediction=True, chat=chat)
-        frames.append(
-            prompts.drop(columns="prompt").assign(
-                model=name or model_name, template=template, verbaliser="V", predicted=predicted
-            )
-        )
-        _log_answers(log, f"zero-shot {template}", model_name, predicted, len(prompts))
-    return pd.concat(frames, ignore_index=True)[PREDICTION_COLUMNS]
+    return zero_shot_predictions(_loaded_answers(generator, chat), model_name, triplets, settings, pairs, log, name)

@@ -95,10 +95,29 @@ def _add_evaluate(subparsers) -> None:
         "--chat-template",
         action="store_true",
         help="a causal LM: prompt it through its tokenizer's chat template in MT and PLANE prompting (default: "
-        "plain text, even when the tokenizer has one, as a base model's may)",
+        "plain text, even when the tokenizer has one, as a base model's may); a served model: through the "
+        "server's chat completions",
     )
+    add_served_arguments(parser)
     add_run_arguments(parser)
     parser.set_defaults(func=_cmd_evaluate)
+
+
+def add_served_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--api-base`` and ``--api-key-env``: the model behind an OpenAI-compatible API (docs/llm.md)."""
+    parser.add_argument(
+        "--api-base",
+        metavar="URL",
+        help="the model is served: the base URL of an OpenAI-compatible API (http://host:8000/v1: vllm serve, "
+        "transformers serve, a hosted API), --model its id there; runs MT and PLANE prompting (the families "
+        "that need text out only)",
+    )
+    parser.add_argument(
+        "--api-key-env",
+        metavar="VAR",
+        help="with --api-base: the environment variable that holds the server's key (read when the plan is made "
+        "and when each job starts; never written anywhere)",
+    )
 
 
 def run_name(text: str) -> str:
@@ -167,6 +186,9 @@ def _cmd_evaluate(args: argparse.Namespace) -> int:
         command="evaluate",
         target_langs=args.target_lang,
         target_languages=_target_languages(args),
+        api_base=args.api_base,
+        api_key_env=args.api_key_env,
+        request_estimates=getattr(args, "served_request_estimates", None),
     )
 
 
@@ -230,13 +252,19 @@ def plan_run(
     fine_tuning: str | None = None,
     target_lang: str | None = None,
     target_languages: TargetLanguages | None = None,
+    api_base: str | None = None,
+    api_key_env: str | None = None,
+    request_estimates: Mapping | None = None,
 ) -> RunPlan:
     """Everything :func:`evaluate_model` checks and decides before it writes a file or starts a job.
     ``dtype`` (None: the base config's) is the run's inference dtype, the MT system's too;
     ``chat_template`` (``--chat-template``): a causal LM's MT and PLANE prompts go through its chat template;
     ``fine_tuning`` (``--fine-tuning``; None: the base config's) the method of every fine-tuning family;
     ``target_lang`` (one of ``--target-lang``): the run's ``mt.target_lang``, its base config
-    made by ``target_languages.configure`` (at demo scale, the English side of the demo data)."""
+    made by ``target_languages.configure`` (at demo scale, the English side of the demo data);
+    ``api_base`` (``--api-base``): the model is served (:func:`_plan_served_run`), its key in
+    the environment variable ``api_key_env``; ``request_estimates``: family -> its estimate of
+    the requests (natcomp.cli wires the families' own)."""
     from natcomp.adapters import check_base_found_anywhere, read_adapter
     from natcomp.hf.precision import check_dtype_name
     from natcomp.jobsize import JobSettings
@@ -257,6 +285,24 @@ def plan_run(
     # an empty --name is refused, never replaced by the model's
     given = name is not None
     name = runconfig.check_name(runconfig.system_name(model) if name is None else name)
+    if api_base is not None or api_key_env is not None:  # a model behind an API: no weights read
+        return _plan_served_run(
+            model,
+            name=name,
+            base=base,
+            base_path=base_path,
+            families=families,
+            chat_template=chat_template,
+            mt_system=mt_system,
+            dtype=dtype,
+            fine_tuning=fine_tuning,
+            api_base=api_base,
+            api_key_env=api_key_env,
+            language=language,
+            target_lang=target_lang,
+            left_out=left_out,
+            request_estimates=request_estimates,
+        )
     # before any job: the model is local (or cached) and fits what is asked
     model_config = fit.read_model_config(model)
     location = model
@@ -344,6 +390,80 @@ def plan_run(
     )
 
 
+def _plan_served_run(
+    model: str,
+    *,
+    name: str,
+    base: dict,
+    base_path: Path,
+    families: Sequence[str] | None,
+    chat_template: bool,
+    mt_system: Mapping | None,
+    dtype: str | None,
+    fine_tuning: str | None,
+    api_base: str | None,
+    api_key_env: str | None,
+    language: str | None,
+    target_lang: str | None,
+    left_out: list[str],
+    request_estimates: Mapping | None,
+) -> RunPlan:
+    """:func:`plan_run` of a model behind an OpenAI-compatible API (:mod:`natcomp.profile.served`)."""
+    from natcomp.profile import fit, runconfig, served
+
+    if api_base is None:
+        raise OptionError("--api-key-env", "names the key of a served model; expected --api-base URL with it")
+    decided = served.plan_served(
+        model,
+        api_base=api_base,
+        api_key_env=api_key_env,
+        base=base,
+        families=families,
+        chat_template=chat_template,
+        mt_system=mt_system,
+        dtype=dtype,
+        fine_tuning=fine_tuning,
+        estimates=request_estimates,
+        root=runconfig.workflow_root(),
+    )
+    chosen, run_base, system = decided["families"], decided["base"], decided["mt_system"]
+    kinds = fit.ModelKinds(False, False, False, False, causal=True, chat_template=chat_template)
+    scale = runconfig.scale_of(run_base, base_path)
+    chat = {family: chat_template for family in chosen}
+    record = {
+        "model": model,
+        "name": name,
+        "scale": scale,
+        "base": str(base_path),
+        "families": list(chosen),
+        "plane": {"prompting": True, "nli": False, "finetune": False},
+        "dtype": "served",
+        "precision": "the server's own (natcomp loads no weights)",
+        "chat_template": chat,
+        "served": decided["record"],
+    }
+    if language is not None:
+        record.update(target_lang=target_lang, target_language=language, left_out=left_out)
+    config = runconfig.profile_config(run_base, name, model, chosen, kinds, system)
+    config = served.served_config(config, model, api_base, api_key_env)
+    return RunPlan(
+        name=name,
+        base_path=Path(base_path),
+        scale=scale,
+        description=f"{model} at {api_base} is a served causal LM"
+        + (f"; target language {language}" if language is not None else ""),
+        rows=decided["rows"],
+        config=config,
+        record=record,
+        targets=[
+            target
+            for target in runconfig.profile_targets(chosen, kinds)
+            if not target.endswith(("table6_finetune.tsv", "table5_nli.tsv"))
+        ],
+        jobs_table="\n".join(decided["lines"]),
+    )
+
+
 def evaluate_model(
     model: str,
     *,
@@ -361,6 +481,9 @@ def evaluate_model(
     fine_tuning: str | None = None,
     target_langs: Sequence[str] | None = None,
     target_languages: TargetLanguages | None = None,
+    api_base: str | None = None,
+    api_key_env: str | None = None,
+    request_estimates: Mapping | None = None,
 ) -> int:
     """Plan, configure and run one model's evaluation; write its profile after a real run.
 
@@ -388,6 +511,9 @@ def evaluate_model(
         chat_template=chat_template,
         dtype=dtype,
         fine_tuning=fine_tuning,
+        api_base=api_base,
+        api_key_env=api_key_env,
+        request_estimates=request_estimates,
     )
     if target_langs:
         return evaluate_languages(
@@ -406,10 +532,21 @@ def evaluate_model(
     check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
     _print_plan(plan, prog, fit)
     directory = Path(directory or Path("runs") / plan.name)
-    extra = [argument for argument in snakemake_args if argument != "--"]
+    extra = _snakemake_extra(plan, snakemake_args)
     if dry_run:
         return _dry_run(plan, directory, root, cores, extra, prog)
     return _real_run(plan, directory, root, cores, extra, prog)
+
+
+def _snakemake_extra(plan: RunPlan, snakemake_args: Sequence[str]) -> list[str]:
+    """The arguments after '--' for Snakemake; a served run's jobs share the server's limit
+    of requests in flight (``--resources served_requests=N``)."""
+    extra = [argument for argument in snakemake_args if argument != "--"]
+    if plan.record.get("served"):
+        from natcomp.profile.served import with_request_limit
+
+        extra = with_request_limit(extra, plan.record["served"]["concurrency"])
+    return extra
 
 
 def _print_plan(plan: RunPlan, prog: str, fit) -> None:
@@ -542,7 +679,7 @@ def evaluate_languages(
     for plan, code in zip(plans, target_langs):
         print(f"{prog}: --- {plan.record['target_language']}: {folders[code]}", file=sys.stderr)
         _print_plan(plan, prog, fit)
-    extra = [argument for argument in snakemake_args if argument != "--"]
+    extra = _snakemake_extra(plans[0], snakemake_args)
     if dry_run:
         status = 0
         for plan, code in zip(plans, target_langs):
@@ -595,6 +732,13 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         record = yaml.safe_load(record_path.read_text(encoding="utf-8"))
     except OSError as error:
         raise InputError(record_path, f"cannot read the run record: {error.strerror}") from None
+    served_text = served_warnings = None
+    if record.get("served"):  # the usage the served jobs reported, kept in the record
+        from natcomp.profile.served import add_usage, served_page_text
+
+        record = add_usage(directory, record)
+        runconfig.write_config(record, record_path, f"{PROG} evaluate: what the profile is of")
+        served_text, served_warnings = served_page_text(record["served"])
     profile = profile_rows(
         directory,
         model=record["model"],
@@ -619,6 +763,8 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         title,
         precision=record.get("precision"),
         fine_tuning=fit.fine_tuning_text(record.get("fine_tuning")),
+        served=served_text,
+        warnings=served_warnings,
     )
 
 

@@ -393,9 +393,12 @@ def profile_page(
     tsv_data: bytes | None = None,
     precision: str | None = None,
     fine_tuning: str | None = None,
+    served: str | None = None,
+    warnings: Sequence[str] | None = None,
 ) -> str:
     """``profile.html``: the demo caveat once (demo scale), the run's precision and
-    fine-tuning method where given, then per family its two lines,
+    fine-tuning method where given, a served model's server, id and fingerprint and the
+    run's warnings (a fingerprint that changed), then per family its two lines,
     its rows and its figure (a PNG embedded as a data URI: the page is one file a user can
     open or mail, like summary.html). No JavaScript."""
     records = _records(profile)
@@ -409,6 +412,10 @@ def profile_page(
         parts.append(f"<p class=settings>Precision: {html.escape(precision)}.</p>")
     if fine_tuning:
         parts.append(f"<p class=settings>Fine-tuning: {html.escape(fine_tuning)}.</p>")
+    if served:
+        parts.append(f"<p class=settings>Served: {html.escape(served)}</p>")
+    for warning in warnings or ():
+        parts.append(f"<p class=settings><strong>Warning:</strong> {html.escape(warning)}</p>")
     parts.append(
         "<p>Per family: what is measured and which direction is more compositional, then one row per measure and "
         "setting: the value with its standard deviation over the repetitions named in brackets, the baseline in the "
@@ -455,6 +462,8 @@ def write_profile(
     *,
     precision: str | None = None,
     fine_tuning: str | None = None,
+    served: str | None = None,
+    warnings: Sequence[str] | None = None,
 ) -> tuple[Path, Path]:
     """``results/profile.tsv`` and ``results/profile.html`` (each written atomically);
     ``precision`` says on the page what inference and training computed in, ``fine_tuning``
@@ -466,7 +475,14 @@ def write_profile(
     # %.6g: a p-value of 3e-05 stays 3e-05 (%.4f would print 0.0000)
     write_tsv(tsv, profile, list(PROFILE_COLUMNS), float_format="%.6g")
     page = profile_page(
-        profile, title, tsv_name=tsv.name, tsv_data=tsv.read_bytes(), precision=precision, fine_tuning=fine_tuning
+        profile,
+        title,
+        tsv_name=tsv.name,
+        tsv_data=tsv.read_bytes(),
+        precision=precision,
+        fine_tuning=fine_tuning,
+        served=served,
+        warnings=warnings,
     )
     with atomic_open(html_path) as out:
         out.write(page)

@@ -469,6 +469,8 @@ def _plane(builder: _Builder, results: Path, families: Mapping[str, bool]) -> No
                 undefined=_PLANE_NO_ITEMS,
                 **plane,
             )
+    if not families.get("finetune", True):  # a served model: no weights to fine-tune
+        return
     table = _table(
         results, "plane", "table6_finetune.tsv", ["setting", "test_set", "splits", "accuracy_mean", "chance"]
     )

@@ -17,7 +17,8 @@ from natcomp.mt.config import (
 )
 from natcomp.mt.released_items import RELEASED_DATA_TYPES
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
-from natcomp.mt.systems import is_causal, system_entry
+from natcomp.mt.systems import is_causal, is_served, system_entry
+from natcomp.served import usage_path
 from natcomp.runs import workflow_built
 
 # What the pair decides ({target} in system names and models, the auto values): filled in
@@ -157,11 +158,30 @@ def system_model(wildcards):
     return MT["systems"][wildcards.system]["model"]
 
 
+def system_served(wildcards):
+    """Whether a system is a causal LM behind an API (natcomp.mt.served_translation)."""
+    return is_served(MT["systems"][wildcards.system])
+
+
+def system_translate_usage(wildcards):
+    """Where a served system's translation job writes the requests and tokens it used."""
+    return str(usage_path("mt", "translate", wildcards.system))
+
+
+def system_probes_usage(wildcards):
+    """Where a served system's synonym probes write the requests and tokens they used."""
+    return str(usage_path("mt", "synonym_probes", wildcards.system))
+
+
 def system_model_input(wildcards):
     """A model folder the workflow writes (the demo's stand-in) is the job's input, and a
     causal system's few-shot examples (drawn once, the same for every job)."""
     model = system_model(wildcards)
-    inputs = {"model": model} if workflow_built(model) else {}
+    inputs = (
+        {"model": model}
+        if workflow_built(model) and not system_served(wildcards)
+        else {}
+    )
     if wildcards.system in CAUSAL_SYSTEMS:
         inputs["few_shot"] = f"results/mt/systems/{wildcards.system}/few_shot.tsv"
     return inputs

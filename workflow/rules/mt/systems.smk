@@ -50,15 +50,24 @@ rule mt_system_translate:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("mt_system_translate", system_model),
-        mem_mb=MODEL_JOBS.mem_mb("mt_system_translate", system_model),
+        gpu=unless_served(
+            MODEL_JOBS.gpus("mt_system_translate", system_model), system_served, 0
+        ),
+        mem_mb=unless_served(
+            MODEL_JOBS.mem_mb("mt_system_translate", system_model),
+            system_served,
+            SERVED_JOB_MEM_MB,
+        ),
         runtime=MODEL_JOBS.runtime("mt_system_translate", system_model),
+        served_requests=served_requests(system_served),
     params:
         sets=system_translation_set_names,
         settings=system_settings,
         cache_dir="results/mt/translation_cache/systems/{system}",
         source=SRC,
         target=TRG,
+        served=SERVED,
+        usage=system_translate_usage,
     script:
         "../../scripts/mt/system_translate.py"
 
@@ -134,14 +143,23 @@ rule mt_system_synonym_probes:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("mt_system_synonym_probes", system_model),
-        mem_mb=MODEL_JOBS.mem_mb("mt_system_synonym_probes", system_model),
+        gpu=unless_served(
+            MODEL_JOBS.gpus("mt_system_synonym_probes", system_model), system_served, 0
+        ),
+        mem_mb=unless_served(
+            MODEL_JOBS.mem_mb("mt_system_synonym_probes", system_model),
+            system_served,
+            SERVED_JOB_MEM_MB,
+        ),
         runtime=MODEL_JOBS.runtime("mt_system_synonym_probes", system_model),
+        served_requests=served_requests(system_served),
     params:
         settings=system_settings,
         cache_dir="results/mt/translation_cache/systems/{system}",
         source=SRC,
         target=TRG,
+        served=SERVED,
+        usage=system_probes_usage,
         # A function: Snakemake would read "{term}" in a plain string as a wildcard.
         templates=lambda wildcards: list(MT["synonyms"]["probe_templates"]),
         nbest=lookup(dpath="mt/synonyms/nbest", within=config),

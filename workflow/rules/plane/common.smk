@@ -3,6 +3,8 @@
 # (GOoD / One-IT / in-distribution splits, checks of the released splits), evaluate.smk
 # (two-shot prompting, NLI transfer, fine-tuning), report.smk (tables and Figure 1).
 
+from natcomp.served import usage_path
+
 PLANE = config.get("plane", {})
 PLANE_DOWNLOADS = "results/downloads/plane"
 
@@ -55,16 +57,51 @@ def plane_model_input(section):
 
     def inputs(wildcards):
         location = PLANE[section]["models"][wildcards.model]
-        return [location] if str(location).startswith("results/") else []
+        return (
+            [location]
+            if isinstance(location, str) and location.startswith("results/")
+            else []
+        )
 
     return inputs
 
 
 def plane_model_location(section):
+    """A model's id or path (a served model's id on its server: what its jobs are sized by)."""
+
     def location(wildcards):
-        return PLANE[section]["models"][wildcards.model]
+        entry = PLANE[section]["models"][wildcards.model]
+        return entry["model"] if isinstance(entry, dict) else entry
 
     return location
+
+
+def plane_model_entry(section):
+    """A model's entry: its id or path, or a served model's {model, api_base, api_key_env}."""
+
+    def entry(wildcards):
+        return PLANE[section]["models"][wildcards.model]
+
+    return entry
+
+
+def plane_served(section):
+    """Whether a model is behind an API (natcomp.plane.served_prompting)."""
+
+    def served(wildcards):
+        return isinstance(PLANE[section]["models"][wildcards.model], dict)
+
+    return served
+
+
+def plane_prompting_usage(wildcards):
+    """Where a served model's two-shot prompting job writes the requests it used."""
+    return str(usage_path("plane", "prompting", wildcards.model))
+
+
+def plane_zero_shot_usage(wildcards):
+    """Where a served model's zero-shot job writes the requests it used."""
+    return str(usage_path("plane", "zero_shot", wildcards.model))
 
 
 def plane_finetune_location(wildcards=None):

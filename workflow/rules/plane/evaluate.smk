@@ -56,11 +56,24 @@ rule plane_prompting:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("plane_prompting", plane_model_location("prompting")),
-        mem_mb=MODEL_JOBS.mem_mb("plane_prompting", plane_model_location("prompting")),
+        gpu=unless_served(
+            MODEL_JOBS.gpus("plane_prompting", plane_model_location("prompting")),
+            plane_served("prompting"),
+            0,
+        ),
+        mem_mb=unless_served(
+            MODEL_JOBS.mem_mb("plane_prompting", plane_model_location("prompting")),
+            plane_served("prompting"),
+            SERVED_JOB_MEM_MB,
+        ),
         runtime=MODEL_JOBS.runtime("plane_prompting", plane_model_location("prompting")),
+        served_requests=served_requests(plane_served("prompting")),
     params:
-        location=plane_model_location("prompting"),
+        location=plane_model_entry("prompting"),
+        # a served model's answers (natcomp.served), kept across reruns like MT's translation cache
+        cache_dir="results/plane/served_cache/{model}",
+        served=SERVED,
+        usage=plane_prompting_usage,
         prompting=lookup(dpath="plane/prompting", within=config),
         dtype=config["dtype"],
     script:
@@ -84,11 +97,24 @@ rule plane_zero_shot:
     threads: 1
     resources:
         # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=MODEL_JOBS.gpus("plane_zero_shot", plane_model_location("prompting")),
-        mem_mb=MODEL_JOBS.mem_mb("plane_zero_shot", plane_model_location("prompting")),
+        gpu=unless_served(
+            MODEL_JOBS.gpus("plane_zero_shot", plane_model_location("prompting")),
+            plane_served("prompting"),
+            0,
+        ),
+        mem_mb=unless_served(
+            MODEL_JOBS.mem_mb("plane_zero_shot", plane_model_location("prompting")),
+            plane_served("prompting"),
+            SERVED_JOB_MEM_MB,
+        ),
         runtime=MODEL_JOBS.runtime("plane_zero_shot", plane_model_location("prompting")),
+        served_requests=served_requests(plane_served("prompting")),
     params:
-        location=plane_model_location("prompting"),
+        location=plane_model_entry("prompting"),
+        # a served model's answers (natcomp.served), kept across reruns like MT's translation cache
+        cache_dir="results/plane/served_cache/{model}",
+        served=SERVED,
+        usage=plane_zero_shot_usage,
         prompting=lookup(dpath="plane/prompting", within=config),
         dtype=config["dtype"],
         verbalisers=lookup(dpath="plane/zero_shot/verbalisers", within=config),

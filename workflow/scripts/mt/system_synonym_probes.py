@@ -15,6 +15,9 @@ with logged(snakemake.log[0]) as log:
         nbest=params.nbest,
         threads=snakemake.threads,
         examples=read_few_shot(inputs.few_shot) if "few_shot" in inputs.keys() else (),
+        cache_dir=params.cache_dir,
+        served=params.served,
+        concurrency=snakemake.resources.get("served_requests"),
     )
     log.info("system %s: decode signature %s", w.system, translator.signature)
     probes = probe_sentences(load_synonyms(inputs.synonyms), params.templates)

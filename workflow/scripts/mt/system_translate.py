@@ -1,5 +1,6 @@
 from natcomp.mt.prompted_translation import PromptedTranslator, translate_with_status
 from natcomp.mt.prompting import read_few_shot
+from natcomp.mt.served_translation import ServedTranslator
 from natcomp.mt.systems import generation_counts, system_translator, write_generation_counts
 from natcomp.mt.translation_cache import TranslationCache, set_sources, translate_with_cache, write_translations
 from natcomp.rulelog import logged
@@ -13,13 +14,16 @@ with logged(snakemake.log[0]) as log:
         key=f"mt.systems.{w.system}",
         threads=snakemake.threads,
         examples=read_few_shot(inputs.few_shot) if "few_shot" in inputs.keys() else (),
+        cache_dir=params.cache_dir,
+        served=params.served,
+        concurrency=snakemake.resources.get("served_requests"),
     )
     log.info("system %s: %s, decode signature %s", w.system, params.settings["model"], translator.signature)
     cache = TranslationCache(params.cache_dir, translator.signature)
     sets = {name: set_sources(inputs[name]) for name in params.sets}
     sources = [s for set_sources_ in sets.values() for s in set_sources_]
     statuses = None
-    if isinstance(translator, PromptedTranslator):
+    if isinstance(translator, (PromptedTranslator, ServedTranslator)):
         stats, statuses = translate_with_status(cache, sources, translator)
     else:
         stats = translate_with_cache(cache, sources, translator.translate)
@@ -42,3 +46,5 @@ with logged(snakemake.log[0]) as log:
             )
     write_generation_counts(snakemake.output.generation, counts)
     write_translations(cache, sets, snakemake.output.translations)
+    if isinstance(translator, ServedTranslator):
+        translator.model.write_usage(params.usage)
