@@ -99,7 +99,9 @@ rule pss_frozen:
         pair_set="results/pss/sets/pairs.tsv",
         model=pss_model_input,
     output:
-        "results/pss/scores/{encoder}/{head}.fb.tsv",
+        scores="results/pss/scores/{encoder}/{head}.fb.tsv",
+        # per pair and test sentence: right or not (natcomp compare pairs them)
+        item_outcomes="results/pss/items/{encoder}/{head}.fb.tsv",
     log:
         "results/logs/pss/pss_frozen/{encoder}.{head}.log",
     benchmark:
@@ -126,7 +128,9 @@ rule pss_fine_tune:
         pair_set="results/pss/sets/pairs.tsv",
         model=pss_model_input,
     output:
-        "results/pss/scores/{encoder}/{head}.ft.tsv",
+        scores="results/pss/scores/{encoder}/{head}.ft.tsv",
+        # per pair and test sentence: right or not (natcomp compare pairs them)
+        item_outcomes="results/pss/items/{encoder}/{head}.ft.tsv",
     log:
         "results/logs/pss/pss_fine_tune/{encoder}.{head}.log",
     benchmark:
@@ -156,6 +160,7 @@ rule pss_fine_tune:
 rule pss_table:
     input:
         scores=pss_score_files(),
+        item_files=pss_score_files("items"),
         counts=expand("results/pss/pairs/reference.{label}.counts.tsv", label=(0, 1)),
     output:
         table1=in_summary(
@@ -181,6 +186,8 @@ rule pss_table:
             category="PSS",
             summary=True,
         ),
+        # every encoder's item outcomes in one table (natcomp compare pairs them)
+        item_outcomes="results/tables/pss/item_outcomes.tsv",
     log:
         "results/logs/pss/pss_table/table.log",
     localrule: True

@@ -1,4 +1,5 @@
 from natcomp.mt import tables as mt
+from natcomp.mt.comparison import TITLE, group_comparison, item_outcomes
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
@@ -7,11 +8,13 @@ with logged(snakemake.log[0]) as log:
     inputs, out = snakemake.input, snakemake.output
     # Trained models: corpus sizes in config order; then the pretrained systems in config order.
     order = {"sizes": snakemake.params.sizes, "systems": snakemake.params.systems}
-    systematicity = mt.systematicity_table(mt.read_scores(inputs.systematicity), **order)
-    substitutivity = mt.substitutivity_table(mt.read_scores(inputs.substitutivity), **order)
+    scores = {name: mt.read_scores(inputs[name]) for name in ("systematicity", "substitutivity")}
+    systematicity = mt.systematicity_table(scores["systematicity"], **order)
+    substitutivity = mt.substitutivity_table(scores["substitutivity"], **order)
     target_lang = snakemake.params.target_lang
     if inputs.overgeneralisation:
-        overgeneralisation = mt.overgeneralisation_table(mt.read_scores(inputs.overgeneralisation), **order)
+        scores["overgeneralisation"] = mt.read_scores(inputs.overgeneralisation)
+        overgeneralisation = mt.overgeneralisation_table(scores["overgeneralisation"], **order)
         peaks = mt.overgeneralisation_peaks(overgeneralisation, **order)
         # whose keyword lists were matched: the paper's Dutch ones, or lists natcomp drafted
         overgeneralisation, peaks = (mt.with_keyword_lists(t, target_lang) for t in (overgeneralisation, peaks))
@@ -32,3 +35,10 @@ with logged(snakemake.log[0]) as log:
         # The report shows the HTML rendering; the TSV stays the data file.
         write_html_table(out[name], out[f"{name}_html"], mt.TITLES[name], snakemake.params.run_settings)
         log.info("%s: %d rows", name, len(table))
+    # every model's item labels, and the paired comparisons of the sizes and systems on them
+    outcomes = item_outcomes(scores)
+    mt.write_table(outcomes, out.item_outcomes)
+    comparison = group_comparison(outcomes, mt.model_groups(systematicity, **order))
+    mt.write_table(comparison, out.size_comparison)
+    write_html_table(out.size_comparison, out.size_comparison_html, TITLE, snakemake.params.run_settings)
+    log.info("item_outcomes: %d rows; size_comparison: %d comparisons", len(outcomes), len(comparison))
