@@ -10,7 +10,8 @@ of the item's number and source sentences) and the stratum the summaries average
 :func:`group_comparison` asks the paper's question of every pair of model groups (corpus
 sizes, each over its training seeds, and pretrained systems): is B more systematic than A,
 per data type and condition, with the paired tests of :mod:`natcomp.paired` (items shared by
-both, resampled with the seeds; Holm's correction over the table).
+both, resampled with the seeds; Holm's correction over the table), and :func:`bleu_comparison`
+the same pairs' BLEU on FLORES with sacrebleu's paired bootstrap.
 """
 
 from __future__ import annotations
@@ -24,7 +25,16 @@ import pandas as pd
 from natcomp.mt.registry import get_test
 from natcomp.mt.scoring import FINAL_CHECKPOINT, TRAINED_SYSTEM
 
-__all__ = ["COMPARISON_COLUMNS", "ITEM_OUTCOME_COLUMNS", "TITLE", "group_comparison", "item_outcomes"]
+__all__ = [
+    "BLEU_COMPARISON_COLUMNS",
+    "BLEU_TITLE",
+    "COMPARISON_COLUMNS",
+    "ITEM_OUTCOME_COLUMNS",
+    "TITLE",
+    "bleu_comparison",
+    "group_comparison",
+    "item_outcomes",
+]
 
 #: the columns of item_outcomes.tsv
 ITEM_OUTCOME_COLUMNS = (
@@ -103,7 +113,7 @@ def item_outcomes(scores: dict[str, pd.DataFrame]) -> pd.DataFrame:
                     {
                         "system": frame["system"].to_numpy(),
                         "size": frame["size"].to_numpy(),
-                        "seed": frame["seed"].astype("Int64").astype(str).replace("<NA>", "").to_numpy(),
+                        "seed": ["" if pd.isna(seed) else str(int(seed)) for seed in frame["seed"]],
                         "metric": metric,
                         "data_type": frame["data_type"].to_numpy(),
                         "condition": frame["condition"].to_numpy() if "condition" in frame else "",
@@ -192,3 +202,92 @@ TITLE = (
     "Paired comparisons of the corpus sizes and systems: B - A in points of consistency, 95% interval, "
     "Holm-corrected p-value"
 )
+
+
+#: the columns of the BLEU comparison table
+BLEU_COMPARISON_COLUMNS = (
+    "split",
+    "a",
+    "b",
+    "models",
+    "bleu_a",
+    "bleu_b",
+    "difference",
+    "ci_low",
+    "ci_high",
+    "sentences",
+    "test",
+    "p_value",
+    "p_holm",
+    "verdict",
+)
+#: the heading of the BLEU comparison's HTML rendering
+BLEU_TITLE = (
+    "Paired BLEU comparisons of the corpus sizes and systems on FLORES-101 (sacrebleu's paired bootstrap): B - A, "
+    "95% interval, Holm-corrected p-value"
+)
+
+
+def bleu_comparison(
+    translations: dict[str, Sequence[str]],
+    flores: dict[str, tuple[str, str]],
+    target_lang: str,
+    *,
+    resamples: int = 1000,
+) -> pd.DataFrame:
+    """Every pair (A, B) of model groups (``translations``: group -> its models' translation
+    files, a size's one per seed, a system's one) per FLORES split (``flores``: split ->
+    (sources, references)): sacrebleu's paired bootstrap of B's corpus BLEU against A's
+    (:func:`natcomp.paired.bleu_test`, the tokeniser of natcomp.mt.bleu). A size's seeds are
+    its translations one after the other, against the references repeated: the BLEU of its
+    seeds pooled, and a pair's resamples draw the same sentence of the same seed from both
+    (seed k of one size beside seed k of the other); groups of unequal numbers of models are
+    not compared. Holm's correction over the table (:data:`BLEU_COMPARISON_COLUMNS`)."""
+    from natcomp.files import read_lines
+    from natcomp.mt.bleu import sacrebleu_tokenize
+    from natcomp.mt.scoring import read_translations
+    from natcomp.paired import bleu_test, holm, verdict
+
+    rows = []
+    for split, (sources_path, references_path) in flores.items():
+        sources, references = read_lines(sources_path), read_lines(references_path)
+        hypotheses = {}
+        for group, paths in translations.items():
+            per_model = [read_translations(path, sources) for path in paths]
+            hypotheses[group] = [translated[source] for translated in per_model for source in sources]
+        for a, b in combinations(translations, 2):
+            row = {"split": split, "a": a, "b": b, "models": f"{len(translations[a])}, {len(translations[b])}"}
+            if len(translations[a]) != len(translations[b]):
+                rows.append({**row, "test": "not compared: BLEU pairs groups of as many models (seeds)"})
+                continue
+            result = bleu_test(
+                hypotheses[a],
+                hypotheses[b],
+                list(references) * len(translations[a]),
+                tokenize=sacrebleu_tokenize(target_lang),
+                target_lang=target_lang,
+                resamples=resamples,
+            )
+            rows.append(
+                {
+                    **row,
+                    "bleu_a": result.value_a,
+                    "bleu_b": result.value_b,
+                    "difference": result.difference,
+                    "ci_low": result.ci_low,
+                    "ci_high": result.ci_high,
+                    "sentences": result.items,
+                    "test": result.test,
+                    "p_value": result.p_value,
+                }
+            )
+    table = pd.DataFrame(rows, columns=list(BLEU_COMPARISON_COLUMNS))
+    if table.empty:
+        return table
+    table["p_holm"] = holm(table["p_value"].astype(float).to_numpy())
+    table["verdict"] = [
+        verdict(row.difference, row.p_holm, "higher is better", row.a, row.b) if not np.isnan(row.p_holm) else ""
+        for row in table.itertuples(index=False)
+    ]
+    table["sentences"] = table["sentences"].astype("Int64")
+    return table

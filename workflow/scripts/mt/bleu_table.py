@@ -1,4 +1,6 @@
 from natcomp.mt.bleu import gather_bleu
+from natcomp.mt.comparison import BLEU_TITLE, bleu_comparison
+from natcomp.mt.tables import write_table
 from natcomp.mt.systems import gather_generation_counts
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
@@ -20,3 +22,7 @@ with logged(snakemake.log[0]):
         "BLEU on FLORES-101 per model (trained and pretrained systems)",
         params.run_settings,
     )
+    # every pair of sizes and systems, by sacrebleu's paired bootstrap
+    comparison = bleu_comparison(params.translations, params.flores, params.target_lang)
+    write_table(comparison, snakemake.output.comparison)
+    write_html_table(snakemake.output.comparison, snakemake.output.comparison_html, BLEU_TITLE, params.run_settings)
