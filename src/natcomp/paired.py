@@ -27,8 +27,9 @@ statistic on the stratum's items (:data:`STATISTICS`), which reproduces the fami
   separately per model).
 
 The 95% interval of the difference is a percentile bootstrap interval of items (and
-repetitions); :func:`holm` corrects the p-values of a table and :func:`verdict` says what
-they mean in the row's direction. BLEU has its own: :func:`bleu_test`, sacrebleu's paired
+repetitions); a bootstrap's p-value uses its standard error (:func:`_bootstrap_p`);
+:func:`holm` corrects the p-values of a table and :func:`verdict` says what they mean in the
+row's direction. BLEU has its own: :func:`bleu_test`, sacrebleu's paired
 bootstrap.
 """
 
@@ -412,14 +413,19 @@ def _index_counts(index: np.ndarray, n: int) -> np.ndarray:
 
 
 def _bootstrap_p(differences: np.ndarray, observed: float) -> float:
-    """Two-sided p-value of ``observed`` from bootstrap differences shifted to the null (their
-    spread around the observed difference, moved to 0); (count + 1) / (resamples + 1).
-    scipy.stats.bootstrap gives an interval only."""
+    """Two-sided p-value of ``observed`` with the bootstrap's standard error (the sd of the
+    resampled differences): 2 P(Z > |observed| / se). Not the share of resamples beyond the
+    observed difference, whose floor of 1 / (resamples + 1) times the rows Holm corrects over
+    would hide every difference of a large table; scipy.stats.bootstrap gives no p-value."""
+    from scipy.stats import norm
+
     differences = differences[~np.isnan(differences)]
-    if differences.size == 0:
+    if differences.size < 2:
         return math.nan
-    extreme = np.sum(np.abs(differences - observed) >= abs(observed) - 1e-12)
-    return float((extreme + 1) / (differences.size + 1))
+    error = float(np.std(differences, ddof=1))
+    if error == 0:
+        return 1.0 if observed == 0 else 0.0
+    return float(2 * norm.sf(abs(observed) / error))
 
 
 def _interval(differences: np.ndarray) -> tuple[float, float]:

@@ -13,7 +13,7 @@ with logged(snakemake.log[0]) as log:
         train,
         test,
         pairs,
-        dict(snakemake.output.item_outcomes()),
+        dict(snakemake.output.items()),
         train_per_label=data["train_per_label"],
         seed=data["seed"],
     )
