@@ -1,6 +1,6 @@
 from natcomp.mt.bleu import gather_bleu
 from natcomp.mt.comparison import BLEU_TITLE, bleu_comparison
-from natcomp.mt.tables import write_table
+from natcomp.tsv import write_tsv
 from natcomp.mt.systems import gather_generation_counts
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
@@ -24,5 +24,5 @@ with logged(snakemake.log[0]):
     )
     # every pair of sizes and systems, by sacrebleu's paired bootstrap
     comparison = bleu_comparison(params.translations, params.flores, params.target_lang)
-    write_table(comparison, snakemake.output.comparison)
+    write_tsv(snakemake.output.comparison, comparison, float_format="%.4g")
     write_html_table(snakemake.output.comparison, snakemake.output.comparison_html, BLEU_TITLE, params.run_settings)

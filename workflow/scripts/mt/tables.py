@@ -3,6 +3,7 @@ from natcomp.mt.comparison import TITLE, group_comparison, item_outcomes
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
+from natcomp.tsv import write_tsv
 
 with logged(snakemake.log[0]) as log:
     inputs, out = snakemake.input, snakemake.output
@@ -39,6 +40,7 @@ with logged(snakemake.log[0]) as log:
     outcomes = item_outcomes(scores)
     mt.write_table(outcomes, out.item_outcomes)
     comparison = group_comparison(outcomes, mt.model_groups(systematicity, **order))
-    mt.write_table(comparison, out.size_comparison)
+    # %.4g: a p-value of 3e-07 stays one (4 decimals would print 0.0000)
+    write_tsv(out.size_comparison, comparison, float_format="%.4g")
     write_html_table(out.size_comparison, out.size_comparison_html, TITLE, snakemake.params.run_settings)
     log.info("item_outcomes: %d rows; size_comparison: %d comparisons", len(outcomes), len(comparison))
