@@ -26,11 +26,9 @@ from natcomp.paired import ALPHA
 from natcomp.profile.compare import PairTest, Run, pairwise
 from natcomp.profile.fit import FAMILIES
 from natcomp.report_table import STYLE, embedded_png
+from natcomp.summary import FAMILY_NAMES
 
 __all__ = ["Column", "board_columns", "compact_letters", "ranks", "write_board"]
-
-#: the families' names in the board's header
-FAMILY_NAMES = {"mt": "MT", "noncompsst": "NonCompSST", "plane": "PLANE", "pss": "PSS", "tre": "TRE"}
 
 BOARD_STYLE = """\
 table.board { border-collapse: collapse; }
@@ -201,7 +199,8 @@ def _figures(runs: Sequence[Run], families: Sequence[str]) -> list[str]:
     """One figure per family (natcomp.profile.render.draw_figure), each model in its one colour."""
     import tempfile
 
-    from natcomp.profile.render import _save, draw_figure, model_colours
+    from natcomp.figures import save_png
+    from natcomp.profile.render import draw_figure, model_colours
 
     names = [run.name for run in runs]
     colours = model_colours(names)
@@ -210,7 +209,8 @@ def _figures(runs: Sequence[Run], families: Sequence[str]) -> list[str]:
     for family in families:
         with tempfile.TemporaryDirectory() as folder:
             path = Path(folder) / "figure.png"
-            _save(draw_figure(rows[rows["family"] == family], colours), path, f"{FAMILY_NAMES.get(family, family)}")
+            figure = draw_figure(rows[rows["family"] == family], colours)
+            save_png(figure, path, title=FAMILY_NAMES.get(family, family), dpi=100, tight_layout=False)
             image = embedded_png(path.read_bytes(), f"{FAMILY_NAMES.get(family, family)} figure")
         parts.append(
             f'<figure id="figure-{html.escape(family)}">{image}<figcaption>{html.escape(FAMILY_NAMES.get(family, family))}'

@@ -27,7 +27,7 @@ from natcomp.paired import ItemsDiffer, Outcomes, holm, paired_test, verdict
 from natcomp.profile.outcomes import outcomes_path, read_outcomes
 from natcomp.profile.table import COMPARE_COLUMNS, read_profile
 
-__all__ = ["PAIRED_COLUMNS", "Run", "load_run", "pairwise", "paired_rows"]
+__all__ = ["PAIRED_COLUMNS", "PairTest", "Run", "load_run", "pairwise", "paired_rows"]
 
 #: the paired columns of compare.tsv after the models' blocks (the difference's header names both runs)
 PAIRED_COLUMNS = ("difference", "ci_low", "ci_high", "items", "test", "p_value", "p_holm", "verdict")
