@@ -224,3 +224,16 @@ def browser_data(page: str) -> dict:
 
     start = page.index('id="board-data">') + len('id="board-data">')
     return json.loads(html.unescape(page[start : page.index("</script>", start)]))
+
+
+def test_a_row_without_item_outcomes_in_a_newer_profile_says_why(runs, tmp_path, capsys):
+    """A profile whose family tables predate item outcomes has an item_outcomes.tsv without
+    that family's rows: those rows say so, the others are tested."""
+    path = runs["strong"] / "results" / "item_outcomes.tsv"
+    outcomes = read_tsv(path)
+    write_tsv(path, outcomes[outcomes["family"] != "tre"])
+    status, err = compare(runs["weak"], runs["strong"], "-o", tmp_path / "c.tsv", capsys=capsys)
+    assert status == 0, err
+    table = read_tsv(tmp_path / "c.tsv").set_index("family")
+    assert table.loc["tre", "test"].startswith("not compared: strong has no item outcomes for this row (its family's")
+    assert table.loc["tre", "p_value"] == "" and (table.loc["pss", "p_value"] != "").all()

@@ -53,7 +53,10 @@ class Run:
             return self.missing
         rows = self._by_key.get(key)
         if rows is None:
-            return f"{self.name} has no item outcomes for this row"
+            return (
+                f"{self.name} has no item outcomes for this row (its family's tables were written before them: "
+                "'natcomp evaluate' again makes the jobs that write them rerun)"
+            )
         try:
             return Outcomes.from_frame(rows)
         except ValueError as error:
