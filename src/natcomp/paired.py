@@ -9,8 +9,9 @@ One model's outcomes on one row are an :class:`Outcomes`: per repetition (``seed
 training seeds, split seeds or prompt cells; one empty seed for a single run) and item,
 the outcome (NaN where the item was not scored), with per item its stratum (the groups the
 row's value averages over: templates, idioms, classes), its gold value and a covariate.
-The row's value is :func:`value`: the mean over seeds of the mean over strata of the
-statistic on the stratum's items (:data:`STATISTICS`), which reproduces the families' tables.
+The row's value is :func:`value`: the mean over strata of the mean over seeds of the
+statistic on a stratum's items in a seed (:data:`STATISTICS`), which reproduces the
+families' tables.
 
 :func:`paired_test` chooses the test that fits the outcome (:data:`TESTS`):
 
@@ -282,6 +283,21 @@ def _per_seed(outcomes: Outcomes, counts: np.ndarray) -> np.ndarray:
         return np.where(present.any(axis=0), np.nansum(cells, axis=0) / np.maximum(present.sum(axis=0), 1), np.nan)
 
 
+def _statistic(outcomes: Outcomes, counts: np.ndarray, seed_counts: np.ndarray) -> np.ndarray:
+    """The row's value per resample (items ``counts``, seeds ``seed_counts``): per stratum the
+    mean over the seeds that have a value there, then the mean over strata, the order of the
+    families' tables (MT's Table 4a: template means of seed means; PLANE's Table 8: the mean
+    of the classes' means over templates); a ratio (relative PSS) per seed, then over seeds."""
+    if outcomes.statistic == "ratio":
+        return _over_seeds(_per_seed(outcomes, counts), seed_counts)
+    cells = np.stack([_cell_values(outcomes, counts, stratum) for stratum in _strata(outcomes)])
+    weights = seed_counts[None, :, :] * ~np.isnan(cells)
+    total = weights.sum(axis=2)
+    per_stratum = np.where(total > 0, (np.nan_to_num(cells) * weights).sum(axis=2) / np.maximum(total, 1e-300), np.nan)
+    present = ~np.isnan(per_stratum)
+    return np.where(present.any(axis=0), np.nansum(per_stratum, axis=0) / np.maximum(present.sum(axis=0), 1), np.nan)
+
+
 def _as_percent(outcomes: Outcomes) -> Outcomes:
     return Outcomes("percent", outcomes.seed_kind, outcomes.items, outcomes.seeds, outcomes.values, outcomes.strata)
 
@@ -324,7 +340,7 @@ def _rowwise_pearson(x: np.ndarray, y: np.ndarray) -> np.ndarray:
 
 
 def value(outcomes: Outcomes) -> float:
-    """The row's value from its outcomes: the mean over seeds of the mean over strata of the
+    """The row's value from its outcomes: the mean over strata of the mean over seeds of the
     statistic (a correlation: of the outcomes averaged over seeds, over every scored item)."""
     if outcomes.statistic in CORRELATIONS:
         scored = np.flatnonzero(outcomes.scored & ~np.isnan(outcomes.gold))
@@ -332,7 +348,7 @@ def value(outcomes: Outcomes) -> float:
             return math.nan
         return float(_correlation(outcomes, scored[None, :])[0])
     counts = np.ones((1, len(outcomes.items)))
-    return float(_over_seeds(_per_seed(outcomes, counts), np.ones((1, len(outcomes.seeds))))[0])
+    return float(_statistic(outcomes, counts, np.ones((1, len(outcomes.seeds))))[0])
 
 
 # --------------------------------------------------------------------------------------
@@ -449,15 +465,15 @@ def _bootstrap_with_seeds(a: Outcomes, b: Outcomes, resamples: int, rng: np.rand
         counts = _stratified_counts(strata, n, size, rng)
         seeds_a = _seed_counts(len(a.seeds), size, rng)
         seeds_b = seeds_a if SEED_KINDS[a.seed_kind] == "paired" else _seed_counts(len(b.seeds), size, rng)
-        value_a = _over_seeds(_per_seed(a, counts), seeds_a)
-        value_b = _over_seeds(_per_seed(b, counts), seeds_b)
+        value_a = _statistic(a, counts, seeds_a)
+        value_b = _statistic(b, counts, seeds_b)
         differences.append(value_b - value_a)
     return np.concatenate(differences)
 
 
 def _statistic_of_counts(outcomes: Outcomes):
     def of(counts: np.ndarray) -> np.ndarray:
-        return _over_seeds(_per_seed(outcomes, counts), np.ones((counts.shape[0], len(outcomes.seeds))))
+        return _statistic(outcomes, counts, np.ones((counts.shape[0], len(outcomes.seeds))))
 
     return of
 

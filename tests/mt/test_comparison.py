@@ -44,10 +44,13 @@ def labels(rng, share: float, n: int = TEMPLATES * PER_TEMPLATE + 25) -> np.ndar
 
 def test_a_sizes_item_outcomes_give_the_summarys_value():
     """The outcomes of a size over its seeds, averaged as the summary averages (templates of
-    unequal sizes, an unscored item left out), give the systematicity summary's number."""
+    unequal sizes, an unscored item left out, a template no item of which seed 2 scored: the
+    mean over templates of the seeds' means, not the mean over seeds of the templates'),
+    give the systematicity summary's number."""
     rng = np.random.default_rng(1)
-    small = {(TRAINED_SYSTEM, "small", seed): labels(rng, 0.4 + 0.1 * seed) for seed in (1, 2, 3)}
-    small[(TRAINED_SYSTEM, "small", 2)][5] = np.nan
+    small = {(TRAINED_SYSTEM, "small", seed): labels(rng, 0.2 + 0.25 * seed) for seed in (1, 2, 3)}
+    small[(TRAINED_SYSTEM, "small", 2)][PER_TEMPLATE + 5] = np.nan
+    small[(TRAINED_SYSTEM, "small", 2)][:PER_TEMPLATE] = np.nan
     frame = scores(small)
     summary = mt.systematicity_summary(mt.systematicity_table(frame, ["small"]), ["small"])
     outcomes = item_outcomes({"systematicity": frame})
