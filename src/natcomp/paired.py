@@ -496,6 +496,7 @@ def _swappable(a: Outcomes, b: Outcomes, rng: np.random.Generator, permutations:
         vectorized=True,
         n_resamples=permutations,
         alternative="two-sided",
+        batch=_BATCH,  # items x this many permutations at once, not x 9,999
         random_state=rng,
     )
     return float(result.pvalue)
