@@ -223,64 +223,98 @@ def _strata(outcomes: Outcomes) -> list[np.ndarray]:
     return [np.flatnonzero(labels == label) for label in dict.fromkeys(outcomes.strata)]
 
 
+def _layout(outcomes: Outcomes) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The items ordered by stratum (first-seen order of strata), where each stratum starts in
+    that order, and each item's stratum number."""
+    labels = {label: index for index, label in enumerate(dict.fromkeys(outcomes.strata))}
+    codes = np.array([labels[label] for label in outcomes.strata], dtype=int)
+    order = np.argsort(codes, kind="stable")
+    starts = np.flatnonzero(np.r_[True, np.diff(codes[order]) != 0])
+    return order, starts, codes
+
+
+def _stratum_sums(weighted: np.ndarray, layout) -> np.ndarray:
+    """Sums over the items (last axis) per stratum: (..., items) -> (strata, ...). Items
+    already in stratum order (:func:`_grouped`) are not copied into that order first."""
+    order, starts, codes = layout
+    if not np.array_equal(order, np.arange(codes.size)):
+        weighted = weighted[..., order]
+    return np.moveaxis(np.add.reduceat(weighted, starts, axis=-1), -1, 0)
+
+
+def _grouped(outcomes: Outcomes) -> Outcomes:
+    """The outcomes with their items in stratum order (the strata's first-seen order)."""
+    order, _, _ = _layout(outcomes)
+    return outcomes.subset([outcomes.items[index] for index in order])
+
+
 def _divide(numerator: np.ndarray, denominator: np.ndarray) -> np.ndarray:
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(denominator > 0, numerator / np.where(denominator > 0, denominator, 1), np.nan)
 
 
-def _label_f1(counts: np.ndarray, predicted: np.ndarray, gold: np.ndarray, scored: np.ndarray, label) -> tuple:
-    """Per resample and seed, a label's F1 (2 tp / (predicted + gold)) and its gold support."""
-    is_gold = (gold == label)[None, :] & scored
+def _label_counts(counts, predicted, gold, scored, label, layout) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per stratum, resample and seed: a label's gold support, predictions and hits."""
+    is_gold = (gold == label)[None, None, :] & scored
     is_predicted = (predicted == label) & scored
-    gold_support = counts @ is_gold.T.astype(float)
-    predicted_count = counts @ is_predicted.T.astype(float)
-    hits = counts @ (is_gold & is_predicted).T.astype(float)
-    total = gold_support + predicted_count
-    return np.where(total > 0, 2 * hits / np.where(total > 0, total, 1), 0.0), gold_support, total
+    return tuple(_stratum_sums(counts * mask, layout) for mask in (is_gold, is_predicted, is_gold & is_predicted))
 
 
-def _cell_values(outcomes: Outcomes, counts: np.ndarray, stratum: np.ndarray) -> np.ndarray:
-    """The statistic per resample and seed on one stratum's items: shape (resamples, seeds)."""
-    values = outcomes.values[:, stratum]
+def _cells(outcomes: Outcomes, counts: np.ndarray) -> np.ndarray:
+    """The statistic of every stratum in every resample and seed: shape (strata, resamples,
+    seeds); NaN where a stratum has no scored item in a resample and seed."""
+    layout = _layout(outcomes)
+    counts = counts[:, None, :]
+    values = outcomes.values[None, :, :]
     scored = ~np.isnan(values)
-    counts = counts[:, stratum]
-    if outcomes.statistic == "percent":
-        return 100.0 * _divide(counts @ np.nan_to_num(values).T, counts @ scored.T.astype(float))
-    gold = outcomes.gold[stratum]
+    if outcomes.statistic in ("percent", "ratio"):
+        return 100.0 * _divide(
+            _stratum_sums(counts * np.nan_to_num(values), layout), _stratum_sums(counts * scored, layout)
+        )
+    gold = outcomes.gold
     if outcomes.statistic == "f1":
-        # sklearn's f1_score(average="weighted", labels=[0, 1]): F1 of each label weighted by
-        # its gold support; a prediction that is neither label (-1) counts as wrong
+        # sklearn's f1_score(average="weighted", labels=[0, 1]): F1 of each label (2 hits /
+        # (gold + predicted)) weighted by its gold support; a prediction that is neither label
+        # (-1) counts as wrong
         weighted, support = 0.0, 0.0
         for label in (0, 1):
-            f1, gold_support, _ = _label_f1(counts, values, gold, scored, label)
-            weighted, support = weighted + f1 * gold_support, support + gold_support
+            gold_support, predicted, hits = _label_counts(counts, values, gold, scored, label, layout)
+            total = gold_support + predicted
+            weighted = weighted + np.where(total > 0, 2 * hits / np.where(total > 0, total, 1), 0.0) * gold_support
+            support = support + gold_support
         return 100.0 * _divide(weighted, support)
     if outcomes.statistic == "macro_f1":
         # sklearn's f1_score(average="macro"): the mean F1 over the classes that occur in the
         # gold or the predicted labels of the (resampled) items
-        labels = np.unique(np.concatenate([gold[~np.isnan(gold)], values[scored]]))
+        labels = np.unique(np.concatenate([gold[~np.isnan(gold)], outcomes.values[~np.isnan(outcomes.values)]]))
         total_f1, present = 0.0, 0.0
         for label in labels:
-            f1, _, total = _label_f1(counts, values, gold, scored, label)
-            total_f1, present = total_f1 + f1, present + (total > 0)
+            gold_support, predicted, hits = _label_counts(counts, values, gold, scored, label, layout)
+            total = gold_support + predicted
+            total_f1 = total_f1 + np.where(total > 0, 2 * hits / np.where(total > 0, total, 1), 0.0)
+            present = present + (total > 0)
         return 100.0 * _divide(total_f1, present)
     raise ValueError(f"no cell statistic for {outcomes.statistic!r}")
+
+
+def _mean_present(values: np.ndarray, axis: int) -> np.ndarray:
+    present = ~np.isnan(values)
+    with np.errstate(invalid="ignore"):
+        return np.where(
+            present.any(axis=axis), np.nansum(values, axis=axis) / np.maximum(present.sum(axis=axis), 1), np.nan
+        )
 
 
 def _per_seed(outcomes: Outcomes, counts: np.ndarray) -> np.ndarray:
     """The statistic per resample and seed: the mean over strata of each stratum's value
     (``ratio``: the numerator's share over the denominator's); shape (resamples, seeds)."""
-    strata = _strata(outcomes)
+    cells = _cells(outcomes, counts)
     if outcomes.statistic == "ratio":
         labels = list(dict.fromkeys(outcomes.strata))
         if sorted(labels) != sorted(RATIO_STRATA):
             raise ValueError(f"a ratio row has the strata {', '.join(RATIO_STRATA)}, not {', '.join(labels)}")
-        shares = {label: _cell_values(_as_percent(outcomes), counts, strata[labels.index(label)]) for label in labels}
-        return 100.0 * _divide(shares["numerator"], shares["denominator"])
-    cells = np.stack([_cell_values(outcomes, counts, stratum) for stratum in strata])
-    with np.errstate(invalid="ignore"):
-        present = ~np.isnan(cells)
-        return np.where(present.any(axis=0), np.nansum(cells, axis=0) / np.maximum(present.sum(axis=0), 1), np.nan)
+        return 100.0 * _divide(cells[labels.index("numerator")], cells[labels.index("denominator")])
+    return _mean_present(cells, axis=0)
 
 
 def _statistic(outcomes: Outcomes, counts: np.ndarray, seed_counts: np.ndarray) -> np.ndarray:
@@ -290,16 +324,11 @@ def _statistic(outcomes: Outcomes, counts: np.ndarray, seed_counts: np.ndarray) 
     of the classes' means over templates); a ratio (relative PSS) per seed, then over seeds."""
     if outcomes.statistic == "ratio":
         return _over_seeds(_per_seed(outcomes, counts), seed_counts)
-    cells = np.stack([_cell_values(outcomes, counts, stratum) for stratum in _strata(outcomes)])
+    cells = _cells(outcomes, counts)
     weights = seed_counts[None, :, :] * ~np.isnan(cells)
     total = weights.sum(axis=2)
     per_stratum = np.where(total > 0, (np.nan_to_num(cells) * weights).sum(axis=2) / np.maximum(total, 1e-300), np.nan)
-    present = ~np.isnan(per_stratum)
-    return np.where(present.any(axis=0), np.nansum(per_stratum, axis=0) / np.maximum(present.sum(axis=0), 1), np.nan)
-
-
-def _as_percent(outcomes: Outcomes) -> Outcomes:
-    return Outcomes("percent", outcomes.seed_kind, outcomes.items, outcomes.seeds, outcomes.values, outcomes.strata)
+    return _mean_present(per_stratum, axis=0)
 
 
 def _over_seeds(per_seed: np.ndarray, seed_counts: np.ndarray) -> np.ndarray:
@@ -410,12 +439,14 @@ class PairedResult:
     items: int
 
 
-def _stratified_counts(strata: list[np.ndarray], n: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
-    """Item counts of ``resamples`` bootstrap resamples drawn within each stratum."""
-    counts = np.zeros((resamples, n))
-    for stratum in strata:
-        counts[:, stratum] = rng.multinomial(stratum.size, np.full(stratum.size, 1 / stratum.size), size=resamples)
-    return counts
+def _stratified_counts(outcomes: Outcomes, resamples: int, rng: np.random.Generator) -> np.ndarray:
+    """Item counts of ``resamples`` bootstrap resamples drawn within each stratum: each of a
+    stratum's n places draws one of its n items."""
+    order, starts, codes = _layout(outcomes)
+    sizes = np.bincount(codes)
+    first = starts[codes[order]]  # in stratum order: where each place's stratum starts
+    drawn = first + np.floor(rng.random((resamples, codes.size)) * sizes[codes[order]]).astype(int)
+    return _index_counts(order[drawn], codes.size)
 
 
 def _seed_counts(seeds: int, resamples: int, rng: np.random.Generator) -> np.ndarray:
@@ -457,12 +488,10 @@ def _bootstrap_with_seeds(a: Outcomes, b: Outcomes, resamples: int, rng: np.rand
     (paired repetitions: the same draw for both; training seeds: a draw per model).
     Hand-written: scipy.stats.bootstrap resamples one set of observations, with no strata
     and no second level."""
-    strata = _strata(a)
-    n = len(a.items)
     differences = []
     for start in range(0, resamples, _BATCH):
         size = min(_BATCH, resamples - start)
-        counts = _stratified_counts(strata, n, size, rng)
+        counts = _stratified_counts(a, size, rng)
         seeds_a = _seed_counts(len(a.seeds), size, rng)
         seeds_b = seeds_a if SEED_KINDS[a.seed_kind] == "paired" else _seed_counts(len(b.seeds), size, rng)
         value_a = _statistic(a, counts, seeds_a)
@@ -532,6 +561,8 @@ def paired_test(
     from scipy.stats import binomtest, bootstrap
 
     a, b = align(a, b, names)
+    if a.statistic not in CORRELATIONS:
+        a, b = _grouped(a), _grouped(b)  # the resamples' sums per stratum run over contiguous items
     n = len(a.items)
     value_a, value_b = value(a), value(b)
     difference = value_b - value_a
