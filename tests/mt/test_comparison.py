@@ -71,9 +71,9 @@ def test_a_planted_gain_of_the_larger_corpus_is_found_and_equal_sizes_are_not_to
         models[(TRAINED_SYSTEM, "medium", seed)] = labels(rng, 0.5)
         models[(TRAINED_SYSTEM, "full", seed)] = gained
     models[("tiny-marian", "", "")] = labels(rng, 0.5)
-    table = group_comparison(
-        item_outcomes({"systematicity": scores(models)}), ["small", "medium", "full", "tiny-marian"]
-    )
+    groups = ["small", "medium", "full", "tiny-marian"]
+    outcomes = item_outcomes({"systematicity": scores(models)})
+    table = group_comparison(outcomes, groups, resamples=500)
     pairs = {(row.a, row.b): row for row in table.itertuples(index=False)}
     assert list(pairs) == [
         ("small", "medium"), ("small", "full"), ("small", "tiny-marian"), ("medium", "full"),
@@ -87,6 +87,12 @@ def test_a_planted_gain_of_the_larger_corpus_is_found_and_equal_sizes_are_not_to
     # a system (one model) beside a size over seeds: the size's seeds are its own
     assert pairs[("full", "tiny-marian")].verdict == "full more compositional"
     assert pairs[("small", "tiny-marian")].verdict == "no difference detected"
+    # the summary's table: the pairs of corpus sizes only, Holm over those three
+    sizes = [("small", "medium"), ("small", "full"), ("medium", "full")]
+    table = group_comparison(outcomes, groups, pairs=sizes, resamples=500)
+    assert list(zip(table["a"], table["b"])) == sizes
+    smallest = table["p_value"].idxmin()
+    assert table.loc[smallest, "p_holm"] == pytest.approx(min(1.0, 3 * table.loc[smallest, "p_value"]))
 
 
 def test_overgeneralisation_outcomes_are_a_pretrained_systems_final_model_only():

@@ -30,6 +30,7 @@ __all__ = [
     "BLEU_TITLE",
     "COMPARISON_COLUMNS",
     "ITEM_OUTCOME_COLUMNS",
+    "SYSTEMS_TITLE",
     "TITLE",
     "bleu_comparison",
     "group_comparison",
@@ -142,13 +143,14 @@ def group_comparison(
     outcomes: pd.DataFrame,
     groups: Sequence[str],
     *,
+    pairs: Sequence[tuple[str, str]] | None = None,
     resamples: int = 2000,
 ) -> pd.DataFrame:
     """Every pair (A, B) of ``groups`` (corpus sizes first, smaller to larger, then the
     pretrained systems, in config order), on each systematicity and substitutivity row
     (data type, condition; data type, metric): B - A in percentage points of consistency
     with its 95% interval, p-value and Holm-corrected p-value over the table, and the verdict
-    (:data:`COMPARISON_COLUMNS`)."""
+    (:data:`COMPARISON_COLUMNS`); with ``pairs``, those pairs only."""
     from natcomp.paired import ItemsDiffer, Outcomes, holm, paired_test, verdict
 
     rows = []
@@ -159,6 +161,8 @@ def group_comparison(
         measure = MEASURES[(measurement, metric)]
         present = [group for group in groups if not group_outcomes(frame, group, "training seed").empty]
         for index, (a, b) in enumerate(combinations(present, 2)):
+            if pairs is not None and (a, b) not in pairs:
+                continue
             row = {"measure": measure, "data_type": data_type, "condition": condition, "a": a, "b": b}
             try:
                 result = paired_test(
@@ -197,10 +201,11 @@ def group_comparison(
     return table
 
 
-#: the heading of the comparison table's HTML rendering
-TITLE = (
-    "Paired comparisons of the corpus sizes and systems: B - A in points of consistency, 95% interval, "
-    "Holm-corrected p-value"
+#: the heading of the comparison tables' HTML renderings: of the corpus sizes, of the pretrained systems
+TITLE = "Paired comparisons of the corpus sizes: B - A in points of consistency, 95% interval, Holm-corrected p-value"
+SYSTEMS_TITLE = (
+    "Paired comparisons of each pretrained system with the corpus sizes and the other systems: B - A in points of "
+    "consistency, 95% interval, Holm-corrected p-value"
 )
 
 

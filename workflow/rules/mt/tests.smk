@@ -185,14 +185,21 @@ rule mt_tables:
         ),
         overgeneralisation_peaks="results/tables/mt/overgeneralisation_peaks.tsv",
         # every model's item labels (natcomp compare pairs them) and the paired tests
-        # between corpus sizes and systems (natcomp.mt.comparison)
+        # between corpus sizes, and of the pretrained systems (natcomp.mt.comparison)
         item_outcomes="results/tables/mt/item_outcomes.tsv",
         size_comparison=in_summary(
             "results/tables/mt/size_comparison.tsv",
-            "Is a larger corpus more compositional? Paired tests between sizes and systems",
+            "Is a larger corpus more compositional? Paired tests between the corpus sizes",
         ),
         size_comparison_html=report(
             "results/tables/mt/size_comparison.html",
+            caption="../../report/mt/size_comparison.rst",
+            category="MT compositionality",
+            subcategory="summaries",
+        ),
+        system_comparison="results/tables/mt/system_comparison.tsv",
+        system_comparison_html=report(
+            "results/tables/mt/system_comparison.html",
             caption="../../report/mt/size_comparison.rst",
             category="MT compositionality",
             subcategory="summaries",

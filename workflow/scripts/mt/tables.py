@@ -1,5 +1,7 @@
+from itertools import combinations
+
 from natcomp.mt import tables as mt
-from natcomp.mt.comparison import TITLE, group_comparison, item_outcomes
+from natcomp.mt.comparison import SYSTEMS_TITLE, TITLE, group_comparison, item_outcomes
 from natcomp.published import read_published
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
@@ -39,8 +41,14 @@ with logged(snakemake.log[0]) as log:
     # every model's item labels, and the paired comparisons of the sizes and systems on them
     outcomes = item_outcomes(scores)
     mt.write_table(outcomes, out.item_outcomes)
-    comparison = group_comparison(outcomes, mt.model_groups(systematicity, **order))
-    # %.4g: a p-value of 3e-07 stays one (4 decimals would print 0.0000)
-    write_tsv(out.size_comparison, comparison, float_format="%.4g")
-    write_html_table(out.size_comparison, out.size_comparison_html, TITLE, snakemake.params.run_settings)
-    log.info("item_outcomes: %d rows; size_comparison: %d comparisons", len(outcomes), len(comparison))
+    groups = mt.model_groups(systematicity, **order)
+    pairs = list(combinations(groups, 2))
+    sizes = [pair for pair in pairs if set(pair) <= set(snakemake.params.sizes)]  # the paper's question
+    systems = [pair for pair in pairs if pair not in sizes]
+    for name, title, chosen in (("size_comparison", TITLE, sizes), ("system_comparison", SYSTEMS_TITLE, systems)):
+        comparison = group_comparison(outcomes, groups, pairs=chosen)
+        # %.4g: a p-value of 3e-07 stays one (4 decimals would print 0.0000)
+        write_tsv(out[name], comparison, float_format="%.4g")
+        write_html_table(out[name], out[f"{name}_html"], title, snakemake.params.run_settings)
+        log.info("%s: %d comparisons", name, len(comparison))
+    log.info("item_outcomes: %d rows", len(outcomes))
