@@ -1,5 +1,5 @@
 """Shared fixtures: the repository root, a local HTTP server for download tests, corpus
-archives, a single-node SLURM cluster and the finished demo workflow."""
+archives, a single-node SLURM cluster, a headless Chromium and the finished demo workflow."""
 
 from __future__ import annotations
 
@@ -133,6 +133,41 @@ def slurm_cluster():
     finally:
         down = subprocess.run([CLUSTER_SCRIPTS / "cluster_down.sh"], capture_output=True, text=True, timeout=120)
         assert down.returncode == 0, down.stderr
+
+
+def install_chromium() -> str | None:
+    """Debian's chromium installed with apt, on CI only (``CI`` set) and as root, as the SLURM
+    tests install theirs (tests/slurm/cluster_up.sh); why not, or None once installed."""
+    if not os.environ.get("CI"):
+        return "no chromium on this machine (Debian: apt-get install chromium); only CI installs it"
+    if os.geteuid() != 0 or shutil.which("apt-get") is None:
+        return "CI without root or apt-get: chromium is installed from Debian packages"
+    environment = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for command in (
+        ["apt-get", "update", "-qq"],
+        ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "chromium"],
+    ):
+        done = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=900)
+        if done.returncode != 0:
+            pytest.fail(f"{' '.join(command)} failed on CI:\n{done.stdout[-2000:]}{done.stderr[-2000:]}")
+    return None
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """A headless Chromium's binary (tests/browser.py drives it); skipped with the reason
+    where the machine has none and may not install it."""
+    from browser import chromium_binary
+
+    binary = chromium_binary()
+    if binary is None:
+        reason = install_chromium()
+        if reason:
+            pytest.skip(reason)
+        binary = chromium_binary()
+        if binary is None:
+            pytest.fail("apt-get installed chromium, but no chromium binary is on PATH")
+    return binary
 
 
 @pytest.fixture(autouse=True)

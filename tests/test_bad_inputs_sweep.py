@@ -52,7 +52,7 @@ TEMPLATES = {
     "pss score": "pss score --pairs {d}/pairs.txt 0 --predictions {d}/predictions.tsv --out {o}/s.tsv",
     "tre scores": "tre scores --trees {d}/trees.txt --out {o}/s.tsv",
     "tre fit": "tre fit --trees {d}/trees.txt --embeddings {d}/emb.npy --steps 1 --out {o}/f.tsv",
-    "compare": "compare {d}/profile.tsv --output {o}/c.tsv --figure {o}/c.png",
+    "compare": "compare {d}/profile.tsv {d}/profile_b.tsv --output {o}/c.tsv --figure {o}/c.png",
 }
 
 #: the bad kinds of each kind of argument
@@ -128,6 +128,7 @@ def _add_inputs(d: Path) -> None:
         encoding="utf-8",
     )
     (d / "profile.tsv").write_text(_profile(), encoding="utf-8")
+    (d / "profile_b.tsv").write_text(_profile("m2"), encoding="utf-8")  # compare needs two runs
     # the bad kinds
     (d / "bad").mkdir()
     (d / "bad" / "empty.txt").write_bytes(b"")
@@ -139,11 +140,11 @@ def _add_inputs(d: Path) -> None:
     (d / "bad" / "unrelated-folder" / "notes.txt").write_text("nothing here\n", encoding="utf-8")
 
 
-def _profile() -> str:
+def _profile(model: str = "m") -> str:
     from natcomp.profile.table import PROFILE_COLUMNS
 
     row = dict.fromkeys(PROFILE_COLUMNS, "")
-    row.update(model="m", family="mt", measure="systematicity consistency", setting="synthetic np_prime")
+    row.update(model=model, family="mt", measure="systematicity consistency", setting="synthetic np_prime")
     row.update(value="33.3333", n="1", unit="%", scale="demo")
     return "\t".join(PROFILE_COLUMNS) + "\n" + "\t".join(row.values()) + "\n"
 

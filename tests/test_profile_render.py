@@ -234,12 +234,13 @@ def test_natcomp_compare_refuses_a_figure_that_would_overwrite_its_table(tmp_pat
     or written."""
     from natcomp import cli
 
-    folder = tmp_path / "a" / "results"
-    folder.mkdir(parents=True)
-    write_profile(_profile("a", r_value=0.2), folder, "profile of a")
+    for name in ("a", "b"):
+        folder = tmp_path / name / "results"
+        folder.mkdir(parents=True)
+        write_profile(_profile(name, r_value=0.2), folder, f"profile of {name}")
     table = tmp_path / "compare.tsv"
     for options in (["--output", str(table), "--figure", str(table)], ["--output", str(tmp_path / "c.png")]):
-        assert cli.main(["compare", str(tmp_path / "a"), *options]) == 2
+        assert cli.main(["compare", str(tmp_path / "a"), str(tmp_path / "b"), *options]) == 2
         error = capsys.readouterr().err.strip()
         # the command line's output check (two outputs on one path) or compare's own (a table named .png)
         same = "is also the output of --output" in error or "the table's own file" in error

@@ -514,12 +514,11 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, encoder_profi
     wns = next(row for row in rows if row["measure"] == "Spearman rho of TRE with WNS")
     assert wns["baseline"] != "" and wns["baseline2"] != "" and wns["p_value"] != ""
     assert (run / "results" / "profile.html").is_file()
+    assert (run / "results" / "item_outcomes.tsv").is_file()
+    # compare needs two runs: one is refused in one line (two: the tests below)
     compared = natcomp("compare", str(run), "--output", str(tmp_path / "compare.tsv"), cwd=tmp_path)
-    assert compared.returncode == 0, compared.stderr[-2000:]
-    compare_header = (tmp_path / "compare.tsv").read_text().splitlines()[0].split("\t")
-    assert compare_header[:5] == ["family", "measure", "setting", "unit", "direction"]
-    assert "tiny-encoder sd" in compare_header and "tiny-encoder baseline" in compare_header
-    assert (tmp_path / "compare.png").is_file()
+    assert compared.returncode == 2 and "expected two or more to compare" in compared.stderr, compared.stderr
+    assert not (tmp_path / "compare.tsv").exists()
 
     # a dry run in the finished run folder: nothing remains to be done, no file changes (but
     # Snakemake's own .snakemake/iocache, which it writes on every dry run)
@@ -534,27 +533,49 @@ def test_a_demo_scale_profile_of_a_tiny_encoder_end_to_end(models, encoder_profi
     print(f"demo-scale profile of a tiny encoder: {seconds:.0f} s")
 
 
+@pytest.fixture(scope="module")
+def causal_profiles(tmp_path_factory):
+    """Demo-scale profiles of tiny causal LMs (NonCompSST, PLANE, PSS, TRE), each run once
+    when a test first asks for it: architecture -> (the command's result, run folder, seconds)."""
+    from natcomp.hf.tiny_architectures import build_tiny
+
+    done = {}
+
+    def profile(architecture: str):
+        if architecture not in done:
+            tmp_path = tmp_path_factory.mktemp(f"causal_{architecture}")
+            texts = [
+                "English: the movie was good\nDutch: de film was goed\n",
+                "the food was great but the service was slow .",
+            ]
+            model = build_tiny(architecture, tmp_path / "models" / architecture, texts * 10)
+            assert '"dtype": "bfloat16"' in (model / "config.json").read_text()
+            name = f"tiny-{architecture}"
+            run = tmp_path / "runs" / name
+            start = time.perf_counter()
+            result = natcomp(
+                "evaluate", "--model", str(model), "--name", name, "--families", "noncompsst", "plane", "pss",
+                "tre", "--directory", str(run), "--cores", "2", cwd=tmp_path,
+            )  # fmt: skip
+            done[architecture] = result, run, time.perf_counter() - start
+        return done[architecture]
+
+    return profile
+
+
 @pytest.mark.demo
 @pytest.mark.parametrize("architecture", ["llama3-instruct", "gemma2"])
-def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(architecture, encoder_profile, tmp_path):
+def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(
+    architecture, encoder_profile, causal_profiles, tmp_path
+):
     """A Llama 3 instruct and a Gemma 2, saved in bf16 as released (issue 41), through
     NonCompSST, PLANE (fine-tuning, zero- and two-shot prompting by log-likelihood), PSS and
     TRE at demo scale: every row valued, the profile has the encoder's columns and measures,
     plus prompting, the page says fp32 inference on a CPU and fp32 training, and compare lays
     it beside the encoder. (MT of a causal LM at demo scale is the demo's own tiny-llama
     system: about 10 minutes of decoding, docs/profile.md.)"""
-    from natcomp.hf.tiny_architectures import build_tiny
-
-    texts = ["English: the movie was good\nDutch: de film was goed\n", "the food was great but the service was slow ."]
-    model = build_tiny(architecture, tmp_path / "models" / architecture, texts * 10)
-    assert '"dtype": "bfloat16"' in (model / "config.json").read_text()
-    run = tmp_path / "runs" / "tiny-llama"
-    start = time.perf_counter()
-    result = natcomp(
-        "evaluate", "--model", str(model), "--name", "tiny-llama",
-        "--families", "noncompsst", "plane", "pss", "tre", "--directory", str(run), "--cores", "2", cwd=tmp_path,
-    )  # fmt: skip
-    seconds = time.perf_counter() - start
+    result, run, seconds = causal_profiles(architecture)
+    name = run.name
     assert result.returncode == 0, result.stderr[-5000:]
     if architecture == "llama3-instruct":
         assert "causal LM (has a chat template, not applied: --chat-template)" in result.stderr
@@ -578,7 +599,7 @@ def test_a_demo_scale_profile_of_a_tiny_causal_lm_beside_the_encoders(architectu
     )
     assert compared.returncode == 0, compared.stderr[-2000:]
     header = (tmp_path / "compare.tsv").read_text().splitlines()[0].split("\t")
-    assert {"tiny-encoder sd", "tiny-llama sd", "tiny-llama baseline"} <= set(header)
+    assert {"tiny-encoder sd", f"{name} sd", f"{name} baseline", f"difference ({name} - tiny-encoder)"} <= set(header)
     print(f"demo-scale profile of a tiny bf16 {architecture} (four families): {seconds:.0f} s")
 
 
@@ -621,3 +642,103 @@ def test_a_demo_scale_profile_of_a_tiny_lora_adapter_names_base_and_adapter(tmp_
     assert {row["model"] for row in rows} == {"tiny-lora"}
     assert ("plane", "two-shot prompting F1") in {(row["family"], row["measure"]) for row in rows}
     print(f"demo-scale profile of a tiny LoRA adapter on a Llama 3 (PLANE and TRE): {seconds:.0f} s")
+
+
+def _outcomes_of(run: Path):
+    from natcomp.profile.outcomes import read_outcomes
+
+    outcomes = read_outcomes(run / "results" / "item_outcomes.tsv")
+    assert outcomes is not None, f"{run} has no item outcomes"
+    return {key: rows for key, rows in outcomes.groupby(["family", "measure", "setting"], sort=False)}
+
+
+@pytest.mark.demo
+def test_every_row_of_a_real_profile_has_item_outcomes_whose_statistic_is_its_value(encoder_profile, causal_profiles):
+    """The profiles of the tiny encoder and the tiny Llama 3 (every family but MT, PLANE
+    prompting too): each valued row has its items' outcomes, and the row's statistic of them
+    is its value, as the family's table has it (to the table's rounding)."""
+    from natcomp.paired import Outcomes, value
+
+    for run in (encoder_profile[1], causal_profiles("llama3-instruct")[1]):
+        by_key = _outcomes_of(run)
+        for row in profile_rows(run):
+            key = (row["family"], row["measure"], row["setting"])
+            assert key in by_key, f"{run.name}: no item outcomes for {key}"
+            outcomes = Outcomes.from_frame(by_key[key])
+            assert outcomes.items and len(set(outcomes.items)) == len(outcomes.items)
+            if row["value"] == "":
+                continue
+            # the families' tables round: PLANE's F1 to 0.1, the others to 4 digits or more
+            tolerance = 0.051 if row["unit"] == "%" else 0.001
+            assert value(outcomes) == pytest.approx(float(row["value"]), abs=tolerance), (run.name, key)
+
+
+@pytest.mark.demo
+def test_two_real_profiles_are_compared_item_by_item(encoder_profile, causal_profiles, tmp_path):
+    """``natcomp compare`` of the tiny encoder and the tiny Llama 3: every row both have is
+    tested on their shared items (the same items: one config), with an interval around the
+    difference and a verdict in words; a row only one has says so."""
+    encoder, llama = encoder_profile[1], causal_profiles("llama3-instruct")[1]
+    result = natcomp("compare", str(encoder), str(llama), "-o", str(tmp_path / "compare.tsv"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    lines = (tmp_path / "compare.tsv").read_text().splitlines()
+    header = lines[0].split("\t")
+    rows = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
+    assert f"difference ({llama.name} - tiny-encoder)" in header
+    both = [row for row in rows if row["tiny-encoder [demo]"] != "" and row[f"{llama.name} [demo]"] != ""]
+    assert len(both) >= 15
+    for row in both:
+        assert row["p_value"] != "" and row["p_holm"] != "", row
+        assert float(row["ci_low"]) <= float(row["ci_high"]), row
+        assert float(row["p_holm"]) >= float(row["p_value"])
+        assert row["verdict"] in {
+            "no difference detected", f"{llama.name} more compositional", "tiny-encoder more compositional",
+            f"{llama.name} better", "tiny-encoder better",
+        }, row  # fmt: skip
+        assert int(row["items"]) > 1
+    tests = {row["measure"]: row["test"] for row in both}
+    assert tests["PSS"].startswith("exact McNemar") and tests["relative PSS"].startswith("paired permutation")
+    r = next(row for row in rows if row["measure"] == "r with MAXABS")  # the tiny encoder's may be undefined
+    assert r["test"].startswith(("paired bootstrap over items (", "no test: a value is undefined")), r
+    assert tests["F1 on the top phrases"].startswith("paired bootstrap over items and seeds")
+    assert tests["fine-tuning accuracy"].startswith("exact McNemar"), "the demo has one split seed"
+    prompting = [row for row in rows if row["measure"] == "two-shot prompting F1"]
+    assert prompting and all(row["test"] == "not compared: tiny-encoder has no such row" for row in prompting)
+    assert "tested rows differ at 0.05 after Holm" in result.stderr
+
+
+@pytest.mark.demo
+def test_three_real_profiles_make_a_board_that_sorts_in_a_headless_browser(
+    encoder_profile, causal_profiles, tmp_path, chromium
+):
+    """The tiny encoder, Llama 3 and Gemma 2 through ``natcomp compare``: board.html opens
+    from the file in Chromium with every model, a column per profile row, a figure per family,
+    and a click on a column's header orders the models by their rank there."""
+    from browser import Browser
+
+    runs = [encoder_profile[1], causal_profiles("llama3-instruct")[1], causal_profiles("gemma2")[1]]
+    result = natcomp("compare", *map(str, runs), "-o", str(tmp_path / "compare.tsv"), cwd=tmp_path)
+    assert result.returncode == 0, result.stderr[-3000:]
+    board = tmp_path / "board.html"
+    models = "[...document.querySelectorAll('#board tbody tr')].map(row => row.dataset.model)"
+    with Browser(chromium, tmp_path / "chromium") as browser:
+        browser.open(board)
+        assert browser.evaluate(models) == [run.name for run in runs]
+        columns = browser.evaluate("document.querySelectorAll('#board thead th[data-column]').length")
+        assert columns == 1 + len(
+            {(row["family"], row["measure"], row["setting"]) for run in runs for row in profile_rows(run)}
+        )
+        families = browser.evaluate("[...document.querySelectorAll('#board th.family')].map(th => th.textContent)")
+        assert families == ["NonCompSST", "PLANE", "PSS", "TRE"]
+        assert browser.evaluate("[...document.images].map(image => image.naturalWidth > 0)") == [True] * 4
+        # PLANE's first fine-tuning column: the models ordered by their rank there
+        index = browser.evaluate(
+            "[...document.querySelectorAll('#board thead th[data-column]')].find(th => "
+            "th.textContent.startsWith('fine-tuning accuracy')).dataset.column"
+        )
+        browser.click(f'th[data-column="{index}"]')
+        ranks = browser.evaluate(
+            f"[...document.querySelectorAll('#board tbody td[data-column=\"{index}\"]')].map(td => td.dataset.sort)"
+        )
+        assert [int(rank) for rank in ranks] == sorted(int(rank) for rank in ranks)
+        assert browser.errors() == []

@@ -187,7 +187,7 @@ def test_table2_has_a_row_per_length_setting_with_its_cuts_and_the_papers_figure
     run_script(
         "correlations.py",
         input={**files, "get": files.get},
-        output={"table": str(out), "html": str(tmp_path / "table2.html")},
+        output={"table": str(out), "html": str(tmp_path / "table2.html"), "item_outcomes": str(tmp_path / "items.tsv")},
         log=[str(tmp_path / "table2.log")],
         params={
             "runs": runs,
@@ -197,6 +197,10 @@ def test_table2_has_a_row_per_length_setting_with_its_cuts_and_the_papers_figure
         },
     )
     table = pd.read_csv(out, sep="\t", dtype={"max_length": str})
+    items = pd.read_csv(tmp_path / "items.tsv", sep="\t", dtype={"max_length": str})
+    assert (
+        len(items) == 2 * 3 * 30 and items.groupby(["setting", "encoder", "max_length"])["item"].nunique().eq(30).all()
+    )
     encoder_wns = table[(table["targets"] == "encoder") & (table["score"] == "wns")]
     assert [tuple(row) for row in encoder_wns[["setting", "encoder", "max_length", "cut_sentences"]].to_numpy()] == [
         ("paper", "bert_base", "25", 7),

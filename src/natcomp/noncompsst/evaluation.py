@@ -40,10 +40,12 @@ from natcomp.tsv import iter_tsv, write_tsv
 
 __all__ = [
     "F1_SEED_MODES",
+    "ITEM_COLUMNS",
     "chance_phrase_f1",
     "evaluate",
     "mean_sd",
     "phrase_f1",
+    "phrase_outcomes",
     "read_predictions",
     "round_half_up",
     "seed_f1",
@@ -188,3 +190,66 @@ def seed_f1(
     for index, name in enumerate(("f1_all", f"f1_top{top_k}")):
         out[name], out[f"{name}_sd"] = mean_sd([scores[index] for scores in per_seed])
     return out
+
+
+#: the columns of a model's per-phrase outcomes (natcomp compare pairs two models on them)
+ITEM_COLUMNS = ("model", "measure", "seed", "item", "outcome", "gold")
+
+
+def phrase_outcomes(
+    model_name: str,
+    phrases: Sequence[Phrase],
+    seed_predictions: Sequence[Mapping[str, float]],
+    model_ratings: pd.DataFrame,
+    human: pd.DataFrame,
+    human_sentiment: Mapping[str, float] | None,
+    *,
+    top_k: int,
+    f1_seeds: str,
+) -> pd.DataFrame:
+    """What ``r_MAXABS`` and ``f1_top<k>`` are computed from, per phrase (:data:`ITEM_COLUMNS`;
+    the item is the natural phrase with a hash of it, :func:`natcomp.paired.item_id`):
+    ``r_MAXABS``: the model's MAXABS rating (of the seed-averaged predictions) against the
+    humans'; ``f1_top<k>``: per seed (``f1_seeds: per_seed``; one row of the seed-averaged
+    classes with ``seed_mean``) the predicted class of each top-k phrase against its gold class."""
+    from natcomp.paired import item_id
+
+    rows = []
+    wanted = human[human["variant"] == "MAXABS"]
+    joined = wanted.merge(
+        model_ratings[model_ratings["variant"] == "MAXABS"], on=["phrase", "side"], suffixes=("_human", "_model")
+    )
+    for record in joined.to_dict("records"):
+        rows.append(
+            {
+                "model": model_name,
+                "measure": "r_MAXABS",
+                "seed": "",
+                "item": item_id(record["phrase"], record["phrase"]),
+                "outcome": float(record["rating_model"]),
+                "gold": float(record["rating_human"]),
+            }
+        )
+    if human_sentiment:
+        naturals, gold, top = _gold_classes(phrases, human, human_sentiment, top_k)
+        if f1_seeds == "per_seed":
+            runs = {str(number): predictions for number, predictions in enumerate(seed_predictions, 1)}
+        else:
+            merged: dict[str, list[float]] = {}
+            for predictions in seed_predictions:
+                for stimulus, prediction in predictions.items():
+                    merged.setdefault(stimulus, []).append(prediction)
+            runs = {"": {stimulus: sum(values) / len(values) for stimulus, values in merged.items()}}
+        for seed, predictions in runs.items():
+            for index in top:
+                rows.append(
+                    {
+                        "model": model_name,
+                        "measure": f"f1_top{top_k}",
+                        "seed": seed,
+                        "item": item_id(naturals[index], naturals[index]),
+                        "outcome": round_half_up(predictions[naturals[index]]),
+                        "gold": gold[index],
+                    }
+                )
+    return pd.DataFrame(rows, columns=list(ITEM_COLUMNS))

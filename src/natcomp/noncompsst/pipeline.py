@@ -518,8 +518,18 @@ def run_evaluation(
     ungrammatical_path=None,
     top_k: int,
     f1_seeds: str = "per_seed",
+    items_out=None,
 ) -> dict[str, float]:
-    from natcomp.noncompsst.evaluation import F1_SEED_MODES, evaluate, mean_sd, read_predictions, seed_f1
+    """One model's row of Table 2 (``out``) and, with ``items_out``, the per-phrase outcomes
+    its r and F1 are computed from (natcomp.noncompsst.evaluation.phrase_outcomes)."""
+    from natcomp.noncompsst.evaluation import (
+        F1_SEED_MODES,
+        evaluate,
+        mean_sd,
+        phrase_outcomes,
+        read_predictions,
+        seed_f1,
+    )
 
     if f1_seeds not in F1_SEED_MODES:
         raise ConfigError(
@@ -538,7 +548,7 @@ def run_evaluation(
         ratings.read_human_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(human_path)
     )
     flagged = ratings.read_ungrammatical(ungrammatical_path) if ungrammatical_path else set()
-    scores, _ = evaluate(
+    scores, model_ratings = evaluate(
         phrases,
         predictions,
         human,
@@ -547,6 +557,11 @@ def run_evaluation(
         top_k=top_k,
         predictions_source=prediction_paths[0],
     )
+    if items_out is not None:
+        items = phrase_outcomes(
+            model_name, phrases, per_seed, model_ratings, human, sentiment or None, top_k=top_k, f1_seeds=f1_seeds
+        )
+        write_tsv(items_out, items, float_format="%.6g")
     if f1_seeds == "per_seed":
         # the paper evaluates each seed: mean and sd of the per-seed F1 (the seed-mean
         # classes' F1 stays in the log)
@@ -641,9 +656,12 @@ def run_report(
     length_figure_out=None,
     category_figure_out=None,
     candidates_path=None,
+    item_outcomes: Sequence[str | Path] = (),
+    item_outcomes_out=None,
 ) -> None:
     """Table 2 (models x variants), Table 1/3 (top phrases, with the sentiment of
-    ``sentiment_model`` from its ``predictions``) and Figure 3a."""
+    ``sentiment_model`` from its ``predictions``) and Figure 3a; with ``item_outcomes_out``
+    the models' per-phrase outcomes (``item_outcomes``, one file per model) in one table."""
     from natcomp.noncompsst import report
     from natcomp.noncompsst.evaluation import read_predictions
     from natcomp.noncompsst.stimuli import sst_tokenize
@@ -657,6 +675,12 @@ def run_report(
     published = read_published(published_path("noncompsst"))
     models = add_paper_columns(report.models_table(rows, top_k), published, "models", ["model"])
     write_tsv(models_out, models, float_format="%.3f")
+    if item_outcomes_out is not None:
+        from natcomp.noncompsst.evaluation import ITEM_COLUMNS
+
+        frames = [read_tsv(path, ITEM_COLUMNS) for path in item_outcomes]
+        gathered = pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(ITEM_COLUMNS))
+        write_tsv(item_outcomes_out, gathered, list(ITEM_COLUMNS))
     phrases = read_stimuli(stimuli_path)
     table = ratings.read_ratings(ratings_path)
     human = ratings.read_human_sentiment(sentiment_path) if sentiment_path else ratings.released_sentiment(ratings_path)

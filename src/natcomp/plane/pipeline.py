@@ -220,8 +220,11 @@ def run_zero_shot(
     return write_tsv(out, predictions, prompting.PREDICTION_COLUMNS)
 
 
-def zero_shot_table(prediction_paths: Sequence[str | Path], out_table8: str | Path) -> pd.DataFrame:
-    """Table 8 analogue: zero-shot F1 mean and sd over prompt templates per model and class."""
+def zero_shot_table(
+    prediction_paths: Sequence[str | Path], out_table8: str | Path, out_items: str | Path | None = None
+) -> pd.DataFrame:
+    """Table 8 analogue: zero-shot F1 mean and sd over prompt templates per model and class;
+    with ``out_items`` the predictions behind it per template and item (natcomp.plane.outcomes)."""
     from natcomp.plane.tables import table8
 
     predictions = concat_tsv(prediction_paths)
@@ -229,7 +232,21 @@ def zero_shot_table(prediction_paths: Sequence[str | Path], out_table8: str | Pa
         predictions[column] = predictions[column].astype(int)
     table = table8(predictions)
     write_tsv(out_table8, table, float_format="%.1f")
+    if out_items is not None:
+        write_items(out_items, predictions, ["template"], [*PROMPT_ITEM, "verbaliser"])
     return table
+
+
+#: what makes a prompted item (and a NLI item): its words, premises and gold label
+PROMPT_ITEM = ["premises", "class", "it", "adj", "noun", "hyp", "gold"]
+NLI_ITEM = ["class", "it", "adj", "noun", "hyp", "c1", "c2", "gold"]
+
+
+def write_items(out: str | Path, predictions: pd.DataFrame, cell: Sequence[str], content: Sequence[str]) -> None:
+    """The predictions behind a table per repetition (``cell``) and item, for natcomp compare."""
+    from natcomp.plane.outcomes import PREDICTION_ITEM_COLUMNS, prediction_items
+
+    write_tsv(out, prediction_items(predictions, cell, content), list(PREDICTION_ITEM_COLUMNS))
 
 
 def run_nli(model: str, items_path: str | Path, out: str | Path, settings, log_to=None, name=None) -> int:
@@ -409,8 +426,14 @@ def with_paper(table: pd.DataFrame, name: str, keys: Sequence[str]) -> pd.DataFr
     return add_paper_columns(table, read_published(published_path("plane")), name, keys)
 
 
-def prompting_tables(prediction_paths: Sequence[str | Path], out_table4: str | Path, out_cells: str | Path) -> None:
-    """Table 4 analogue and F1 per model x template x verbaliser x class x IT."""
+def prompting_tables(
+    prediction_paths: Sequence[str | Path],
+    out_table4: str | Path,
+    out_cells: str | Path,
+    out_items: str | Path | None = None,
+) -> None:
+    """Table 4 analogue and F1 per model x template x verbaliser x class x IT; with
+    ``out_items`` the predictions behind them per template x verbaliser and item."""
     from natcomp.plane.scoring import f1_table
     from natcomp.plane.tables import table4
 
@@ -421,12 +444,18 @@ def prompting_tables(prediction_paths: Sequence[str | Path], out_table4: str | P
     write_tsv(out_table4, table, float_format="%.1f")
     cells = f1_table(predictions, ["model", "template", "verbaliser", "class", "it"])
     write_tsv(out_cells, cells, float_format="%.1f")
+    if out_items is not None:
+        write_items(out_items, predictions, ["template", "verbaliser"], PROMPT_ITEM)
 
 
 def nli_tables(
-    prediction_paths: Sequence[str | Path], out_table5: str | Path, out_figure_data: str | Path
+    prediction_paths: Sequence[str | Path],
+    out_table5: str | Path,
+    out_figure_data: str | Path,
+    out_items: str | Path | None = None,
 ) -> pd.DataFrame:
-    """Table 5 analogue and the F1 per model x class x IT of Figure 1."""
+    """Table 5 analogue and the F1 per model x class x IT of Figure 1; with ``out_items`` the
+    predictions behind them per item."""
     from natcomp.plane.tables import figure1_table, table5
 
     predictions = concat_tsv(prediction_paths)
@@ -436,11 +465,20 @@ def nli_tables(
     write_tsv(out_table5, table, float_format="%.1f")
     figure = figure1_table(predictions)
     write_tsv(out_figure_data, figure, float_format="%.1f")
+    if out_items is not None:
+        write_items(out_items, predictions, [], NLI_ITEM)
     return figure
 
 
-def finetune_table(accuracy_paths: Sequence[str | Path], out_table6: str | Path, out_all: str | Path) -> pd.DataFrame:
-    """Table 6 analogue (mean and sd over splits) and every split's accuracy per class."""
+def finetune_table(
+    accuracy_paths: Sequence[str | Path],
+    out_table6: str | Path,
+    out_all: str | Path,
+    prediction_paths: Sequence[str | Path] = (),
+    out_items: str | Path | None = None,
+) -> pd.DataFrame:
+    """Table 6 analogue (mean and sd over splits) and every split's accuracy per class; with
+    ``out_items`` whether each test item of each split was right (from ``prediction_paths``)."""
     from natcomp.plane.tables import TABLE6_KEYS, table6
 
     results = concat_tsv(accuracy_paths)
@@ -450,6 +488,10 @@ def finetune_table(accuracy_paths: Sequence[str | Path], out_table6: str | Path,
     write_tsv(out_all, results, float_format="%.4f")
     table = with_paper(table6(results), "table6_finetune", TABLE6_KEYS)
     write_tsv(out_table6, table, float_format="%.4f")
+    if out_items is not None:
+        from natcomp.plane.outcomes import FINETUNE_ITEM_COLUMNS, finetune_items
+
+        write_tsv(out_items, finetune_items(concat_tsv(prediction_paths)), list(FINETUNE_ITEM_COLUMNS))
     return table
 
 

@@ -10,8 +10,10 @@
     With ``--target-lang CODE ...`` (a translation model or LLM): one run per target
     language in ``runs/<name>/<code>/``, then one table per measure with a column per
     language in ``runs/<name>/languages/`` (:func:`evaluate_languages`).
-``natcomp compare RUN [RUN ...] [--output FILE.tsv] [--figure FILE.png]``
-    The profiles of several runs side by side: one TSV and one figure.
+``natcomp compare RUN RUN [RUN ...] [--output FILE.tsv] [--figure FILE.png] [--board FILE.html]``
+    The profiles of several runs side by side: one TSV and one figure; two runs also get,
+    per row, the paired comparison on the row's items (natcomp.profile.compare), more than
+    two the board (natcomp.profile.board).
 
 ``natcomp mt evaluate`` is the MT case of :func:`evaluate_model` (``families=["mt"]``).
 """
@@ -29,7 +31,7 @@ from pathlib import Path
 
 from typing import TYPE_CHECKING
 
-from natcomp.cliargs import MAX_CORES, cores_int
+from natcomp.cliargs import MAX_CORES, cores_int, int_range
 from natcomp.errors import ConfigError, InputError, OptionError
 
 if TYPE_CHECKING:
@@ -605,7 +607,7 @@ def _real_run(plan: RunPlan, directory: Path, root: Path, cores: int, extra: Seq
         print(f"{prog}: Snakemake stopped (exit {progress.returncode}); its whole output: {log}", file=sys.stderr)
         return progress.returncode
     tsv, html = write_run_profile(directory)
-    print(f"{prog}: profile in {tsv} and {html}", file=sys.stderr)
+    print(f"{prog}: profile in {tsv} and {html}, its item outcomes beside them", file=sys.stderr)
     return 0
 
 
@@ -724,6 +726,7 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
     import yaml
 
     from natcomp.profile import fit, runconfig
+    from natcomp.profile.outcomes import write_outcomes
     from natcomp.profile.render import write_profile
     from natcomp.profile.table import profile_rows
 
@@ -757,7 +760,7 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         f"Compositionality profile of {record['name']} ({model}, {record['scale']} scale{language}"
         f"{', ' + chat if chat else ''})"
     )
-    return write_profile(
+    written = write_profile(
         profile,
         Path(directory) / "results",
         title,
@@ -766,20 +769,26 @@ def write_run_profile(directory: Path) -> tuple[Path, Path]:
         served=served_text,
         warnings=served_warnings,
     )
+    # what each row's value is a statistic of, per item (natcomp compare pairs two runs on it)
+    write_outcomes(directory, profile)
+    return written
 
 
 def _add_compare(subparsers) -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="profiles of several runs side by side: one table and one figure",
+        help="profiles of several runs side by side, tested item by item: a table, a figure, a board",
         description=(
             "Put the profiles (results/profile.tsv) of several 'natcomp evaluate' runs side by side: one row per "
             "family, measure and setting, one column per model (its scale in the header) and, for the papers' "
-            "models, a column of the published values. A measure a model has no value for is blank, never 0."
+            "models, a column of the published values. A measure a model has no value for is blank, never 0. "
+            "Two runs: per row, the second run minus the first on the row's items, with a 95%% interval, the "
+            "p-value of a paired test that fits the row, Holm's correction over the rows and a verdict. More runs: "
+            "also a board (HTML) that ranks the models per row and groups those a paired test cannot tell apart."
         ),
     )
     parser.add_argument(
-        "runs", nargs="+", type=Path, metavar="RUN", help="run folders (runs/<name>) or profile.tsv files"
+        "runs", nargs="+", type=Path, metavar="RUN", help="two or more run folders (runs/<name>) or profile.tsv files"
     )
     parser.add_argument(
         "--output",
@@ -792,24 +801,72 @@ def _add_compare(subparsers) -> None:
     parser.add_argument(
         "--figure", type=Path, metavar="FILE.png", help="the figure (default: the table's name with .png)"
     )
-    parser.set_defaults(func=_cmd_compare, output_files=("output", "figure"))
+    parser.add_argument(
+        "--board",
+        type=Path,
+        metavar="FILE.html",
+        help="the board of more than two runs (default: board.html beside the table)",
+    )
+    parser.add_argument(
+        "--resamples",
+        type=int_range(100, 100_000),
+        default=2000,
+        help="bootstrap resamples of a paired comparison (100 to 100,000; default 2,000; the board's pairs: half)",
+    )
+    parser.set_defaults(func=_cmd_compare, output_files=("output", "figure", "board"))
 
 
 def _cmd_compare(args: argparse.Namespace) -> int:
     import pandas as pd
 
+    from natcomp.profile.compare import load_run, paired_rows
     from natcomp.profile.render import compare_figure
-    from natcomp.profile.table import compare_profiles, read_profile
+    from natcomp.profile.table import COMPARE_COLUMNS, compare_profiles
     from natcomp.tsv import write_tsv
 
+    if len(args.runs) < 2:
+        raise OptionError("RUN", f"got one run ({args.runs[0]}); expected two or more to compare")
     figure = args.figure or args.output.with_suffix(".png")
+    board = args.board or args.output.parent / "board.html"
     if figure.resolve() == args.output.resolve():
         # the PNG would overwrite the table just written (issue 45)
         raise OptionError("--figure", f"{figure} is the table's own file (--output); expected another file")
-    profiles = [read_profile(run) for run in args.runs]
-    table = compare_profiles(profiles)
+    if len(args.runs) > 2 and board.resolve() in (args.output.resolve(), figure.resolve()):
+        raise OptionError("--board", f"{board} is the table's or the figure's file; expected another file")
+    runs = [load_run(run) for run in args.runs]
+    table = compare_profiles([run.profile for run in runs])
+    for run in runs:
+        if run.outcomes is None:
+            print(f"{PROG} compare: {run.missing}: its rows are not tested", file=sys.stderr)
+    if len(runs) == 2:
+        keys = list(table[list(COMPARE_COLUMNS)].itertuples(index=False, name=None))
+        paired = paired_rows(runs[0], runs[1], keys, list(table["direction"]), resamples=args.resamples)
+        paired = paired.rename(columns={"difference": f"difference ({runs[1].name} - {runs[0].name})"})
+        table = pd.concat([table, paired], axis=1)
     write_tsv(args.output, table, float_format="%.6g")
     # the figure is drawn from the long rows (sd, baseline, flag per row), not the wide table
-    compare_figure(pd.concat(profiles, ignore_index=True), figure)
-    print(f"{PROG} compare: {len(args.runs)} profiles, {len(table)} rows -> {args.output}, {figure}", file=sys.stderr)
+    compare_figure(pd.concat([run.profile for run in runs], ignore_index=True), figure)
+    written = [str(args.output), str(figure)]
+    if len(runs) > 2:
+        from natcomp.profile.board import write_board
+
+        written.append(str(write_board(runs, board, resamples=max(100, args.resamples // 2))))
+    print(f"{PROG} compare: {len(runs)} profiles, {len(table)} rows -> {', '.join(written)}", file=sys.stderr)
+    if len(runs) == 2:
+        for line in _verdict_lines(table, runs[0].name, runs[1].name):
+            print(f"{PROG} compare: {line}", file=sys.stderr)
     return 0
+
+
+def _verdict_lines(table, a: str, b: str) -> list[str]:
+    """The rows with a verdict of a difference, one line each, and a count of the rest."""
+    differ = table[table["verdict"].str.endswith(("more compositional", "better"))]
+    lines = [
+        f"{row.family} {row.measure} {row.setting}: {row.verdict} (p_holm {row.p_holm:.3g})"
+        for row in differ.itertuples(index=False)
+    ]
+    tested = int(table["p_holm"].notna().sum())
+    return [
+        *lines,
+        f"{len(differ)} of {tested} tested rows differ at {0.05} after Holm; {len(table) - tested} not tested",
+    ]

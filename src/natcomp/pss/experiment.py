@@ -31,6 +31,8 @@ __all__ = [
     "PairSentences",
     "evaluate_fine_tuned",
     "evaluate_frozen",
+    "item_outcomes",
+    "ITEM_COLUMNS",
     "read_labelled",
     "read_labelled_set",
     "read_pair_set",
@@ -158,19 +160,23 @@ def evaluate_frozen(
     settings: HeadSettings,
     *,
     log: logging.Logger | None = None,
+    predicted: dict | None = None,
 ) -> list[dict[str, object]]:
     """FB mode: train ``head`` on frozen embeddings; score it on the test set and the pairs.
 
-    ``pair_embeddings`` are those of ``pairs.sentences`` (originals, then rewrites).
+    ``pair_embeddings`` are those of ``pairs.sentences`` (originals, then rewrites). A
+    ``predicted`` dict gets the predictions (``test``, ``pairs``: originals then rewrites),
+    for :func:`item_outcomes`.
     """
     n = len(pairs.originals)
     if len(pair_embeddings) != 2 * n:
         raise ValueError(f"{len(pair_embeddings)} pair embeddings for {n} pairs; expected originals then rewrites")
     classifier = train_head(train_embeddings, train_labels, head, settings, log=log)
     predictions = predict_head(classifier, pair_embeddings)
-    return score_predictions(
-        test_labels, predict_head(classifier, test_embeddings), pairs, predictions[:n], predictions[n:]
-    )
+    test_predictions = predict_head(classifier, test_embeddings)
+    if predicted is not None:
+        predicted.update(test=test_predictions, pairs=predictions)
+    return score_predictions(test_labels, test_predictions, pairs, predictions[:n], predictions[n:])
 
 
 def evaluate_fine_tuned(
@@ -187,10 +193,12 @@ def evaluate_fine_tuned(
     key: str = "model",
     pooling_key: str = "pooling",
     log: logging.Logger | None = None,
+    predicted: dict | None = None,
 ) -> list[dict[str, object]]:
     """FT mode: fine-tune ``model`` with a fresh ``head`` (``settings``: :class:`natcomp.hf.FineTuneSettings`); score it.
 
-    ``key`` and ``pooling_key`` name the encoder's model and pooling in errors."""
+    ``key`` and ``pooling_key`` name the encoder's model and pooling in errors; ``predicted``
+    as in :func:`evaluate_frozen`."""
     from natcomp.pss.classifiers import fine_tune_encoder, predict_texts
 
     classifier, tokenizer = fine_tune_encoder(
@@ -210,7 +218,51 @@ def evaluate_fine_tuned(
     n = len(pairs.originals)
     predictions = predict_texts(classifier, tokenizer, pairs.sentences, **batch)
     test_predictions = predict_texts(classifier, tokenizer, test.texts, **batch)
+    if predicted is not None:
+        predicted.update(test=test_predictions, pairs=predictions)
     return score_predictions(test.labels, test_predictions, pairs, predictions[:n], predictions[n:])
+
+
+#: the columns of a classifier's item outcomes: per encoder, head and mode, a pair of the
+#: paper's direction or the other (``pair``, both sentences right) or a test sentence (``test``, right)
+ITEM_COLUMNS = ("encoder", "head", "mode", "kind", "direction", "item", "outcome")
+
+
+def item_outcomes(
+    encoder: str, head: str, mode: str, test: LabelledSentences, pairs: PairSentences, predicted: dict
+) -> list[dict[str, object]]:
+    """What accuracy, PSS and relative PSS are computed from (:func:`score_predictions`):
+    per pair whether both sentences were classified right, per test sentence whether it was;
+    each with a stable id (:func:`natcomp.paired.item_id` of its sentences and label)."""
+    from natcomp.paired import item_id
+
+    model = {"encoder": encoder, "head": head, "mode": mode}
+    n = len(pairs.originals)
+    pair_predictions = np.asarray(predicted["pairs"])
+    labels = np.asarray(pairs.original_labels)
+    both = (pair_predictions[:n] == labels) & (pair_predictions[n:] == 1 - labels)
+    rows = [
+        {
+            **model,
+            "kind": "pair",
+            "direction": DIRECTIONS[int(label)],
+            "item": item_id(f"pair {index + 1}", original, rewrite, int(label)),
+            "outcome": int(right),
+        }
+        for index, (original, rewrite, label, right) in enumerate(zip(pairs.originals, pairs.rewrites, labels, both))
+    ]
+    right = np.asarray(predicted["test"]) == np.asarray(test.labels)
+    rows += [
+        {
+            **model,
+            "kind": "test",
+            "direction": "",
+            "item": item_id(f"test {index + 1}", text, int(label)),
+            "outcome": int(ok),
+        }
+        for index, (text, label, ok) in enumerate(zip(test.texts, test.labels, right))
+    ]
+    return rows
 
 
 # --------------------------------------------------------------------------------------

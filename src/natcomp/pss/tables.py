@@ -10,7 +10,7 @@ import pandas as pd
 
 from natcomp.pss.encoders import paper_figures
 
-__all__ = ["PAPER_KEPT_PAIRS", "TABLE_FILES", "cleaning_summary", "pss_tables"]
+__all__ = ["PAPER_KEPT_PAIRS", "TABLE_FILES", "cleaning_summary", "gather_items", "pss_tables"]
 
 #: The paper kept 353 of its 500 negative-to-positive pairs after its cleaning rules (section 3.1).
 PAPER_KEPT_PAIRS = 353
@@ -51,3 +51,13 @@ def cleaning_summary(counts: pd.DataFrame, direction: str) -> str:
     if direction == "neg_to_pos":
         text += f" (the paper kept {PAPER_KEPT_PAIRS} of its 500)"
     return text + "."
+
+
+def gather_items(paths: Sequence[str]) -> pd.DataFrame:
+    """The score jobs' item-outcome files (natcomp.pss.experiment.item_outcomes) in one
+    table: item_outcomes.tsv."""
+    from natcomp.pss.experiment import ITEM_COLUMNS
+    from natcomp.tsv import read_tsv
+
+    frames = [read_tsv(path, ITEM_COLUMNS) for path in paths]
+    return pd.concat(frames, ignore_index=True) if frames else pd.DataFrame(columns=list(ITEM_COLUMNS))

@@ -18,8 +18,10 @@ __all__ = [
     "BASELINE_TARGETS",
     "CORRELATION_COLUMNS",
     "paper_table2",
+    "ITEM_COLUMNS",
     "TABLE2_COLUMNS",
     "correlate",
+    "sentence_outcomes",
     "partial_spearman",
     "scatter_figure",
     "table2_rows",
@@ -212,4 +214,30 @@ def scatter_figure(per_encoder: Mapping[str, pd.DataFrame], path: str | Path, *,
         path,
         title=f"TRE (Bhathena et al. 2020, Table 2): each sentence's tree reconstruction error against its "
         f"{TREE_SCORE_NAMES.get(score, score.upper())}, per encoder",
+    )
+
+
+#: item_outcomes.tsv: per setting, encoder, length setting and sentence, what Table 2's rhos
+#: correlate: the encoder's TRE, the tree scores and the length in words
+ITEM_COLUMNS = ("setting", "encoder", "max_length", "item", "tre", "wns", "ti", "words")
+
+
+def sentence_outcomes(setting: str, encoder: str, max_length: str, scores: pd.DataFrame) -> pd.DataFrame:
+    """:data:`ITEM_COLUMNS` of one score table; a sentence's id is :func:`natcomp.paired.item_id`
+    of its split, index and words (the same for every encoder on one config)."""
+    from natcomp.paired import item_id
+
+    ids = [
+        item_id(f"{split} {index}", split, index, sentence)
+        for split, index, sentence in zip(scores["split"], scores["index"], scores["sentence"])
+    ]
+    return pd.DataFrame(
+        {
+            "setting": setting,
+            "encoder": encoder,
+            "max_length": max_length,
+            "item": ids,
+            **{column: scores[column].to_numpy() for column in ("tre", "wns", "ti", "words")},
+        },
+        columns=list(ITEM_COLUMNS),
     )

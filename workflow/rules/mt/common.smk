@@ -113,6 +113,26 @@ def kept_epochs(wildcards):
     return EPOCHS[wildcards.size]
 
 
+def bleu_translations():
+    """Each model group's translation files for the paired BLEU comparisons: a corpus
+    size's best checkpoints, one per seed; a pretrained system's one."""
+    groups = {}
+    if TRAINED:
+        groups = {
+            size: [
+                f"results/mt/translations/{size}/seed{seed}/best.tsv" for seed in SEEDS
+            ]
+            for size in SIZES
+        }
+    groups.update(
+        {
+            system: [f"results/mt/systems/{system}/translations.tsv"]
+            for system in SYSTEMS
+        }
+    )
+    return groups
+
+
 def bleu_scores():
     trained = expand(
         "results/mt/bleu/{size}/seed{seed}/{split}.tsv",

@@ -92,8 +92,22 @@ rule mt_bleu_table:
         scores=bleu_scores(),
         published="resources/mt/published.tsv",
         generation=expand("results/mt/systems/{system}/generation.tsv", system=SYSTEMS),
+        # every model's FLORES translations: the paired BLEU comparisons
+        translations=[path for paths in bleu_translations().values() for path in paths],
+        flores=expand(
+            "results/mt/corpus/raw/flores_{split}.{lang}",
+            split=MT["bleu"]["splits"],
+            lang=[SRC, TRG],
+        ),
     output:
         table=in_summary("results/tables/mt/bleu.tsv", "BLEU on FLORES-101 per model"),
+        comparison="results/tables/mt/bleu_comparison.tsv",
+        comparison_html=report(
+            "results/tables/mt/bleu_comparison.html",
+            caption="../../report/mt/bleu_comparison.rst",
+            category="MT models",
+            labels={"table": "BLEU, paired comparisons"},
+        ),
         # per pretrained system and translation set: empty answers and answers cut off by
         # the token limit (a prompted LM's are counted, not hidden)
         generation="results/tables/mt/generation.tsv",
@@ -113,6 +127,13 @@ rule mt_bleu_table:
         run_settings=run_settings("mt", config["mt"]),
         sizes=SIZES,
         systems=SYSTEMS,
+        translations=bleu_translations(),
+        flores={
+            split: [
+                f"results/mt/corpus/raw/flores_{split}.{lang}" for lang in (SRC, TRG)
+            ]
+            for split in MT["bleu"]["splits"]
+        },
         target_lang=TRG,
     script:
         "../../scripts/mt/bleu_table.py"

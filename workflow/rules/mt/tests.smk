@@ -227,6 +227,26 @@ rule mt_tables:
             "Substitutivity: consistency per corpus size (paper Table 6a)",
         ),
         overgeneralisation_peaks="results/tables/mt/overgeneralisation_peaks.tsv",
+        # every model's item labels (natcomp compare pairs them) and the paired tests
+        # between corpus sizes, and of the pretrained systems (natcomp.mt.comparison)
+        item_outcomes="results/tables/mt/item_outcomes.tsv",
+        size_comparison=in_summary(
+            "results/tables/mt/size_comparison.tsv",
+            "Is a larger corpus more compositional? Paired tests between the corpus sizes",
+        ),
+        size_comparison_html=report(
+            "results/tables/mt/size_comparison.html",
+            caption="../../report/mt/size_comparison.rst",
+            category="MT compositionality",
+            subcategory="summaries",
+        ),
+        system_comparison="results/tables/mt/system_comparison.tsv",
+        system_comparison_html=report(
+            "results/tables/mt/system_comparison.html",
+            caption="../../report/mt/size_comparison.rst",
+            category="MT compositionality",
+            subcategory="summaries",
+        ),
         # The report shows an HTML rendering of each table (a .tsv would only be a download).
         systematicity_html=report(
             "results/tables/mt/systematicity.html",

@@ -154,6 +154,9 @@ def noncompsst_report_inputs(wildcards):
         "evaluations": expand(
             "results/noncompsst/evaluation/{model}.tsv", model=models
         ),
+        "item_outcomes": expand(
+            "results/noncompsst/evaluation_items/{model}.tsv", model=models
+        ),
         "predictions": expand(
             "results/noncompsst/models/{model}/seed{seed}/predictions.tsv",
             model=[noncompsst_sentiment_model()],

@@ -81,7 +81,9 @@ rule noncompsst_evaluate:
     input:
         unpack(noncompsst_evaluation_inputs),
     output:
-        "results/noncompsst/evaluation/{model}.tsv",
+        scores="results/noncompsst/evaluation/{model}.tsv",
+        # the per-phrase outcomes r and F1 are computed from (natcomp compare pairs them)
+        item_outcomes="results/noncompsst/evaluation_items/{model}.tsv",
     log:
         "results/logs/noncompsst/noncompsst_evaluate/{model}.log",
     wildcard_constraints:

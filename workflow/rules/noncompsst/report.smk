@@ -75,6 +75,8 @@ rule noncompsst_report:
             category="NonCompSST",
             subcategory="ratings",
         ),
+        # the models' per-phrase outcomes in one table (natcomp compare pairs them)
+        item_outcomes="results/tables/noncompsst/item_outcomes.tsv",
     log:
         "results/logs/noncompsst/noncompsst_report/report.log",
     localrule: True

@@ -15,6 +15,8 @@ rule plane_prompting_table:
             summary=True,
         ),
         cells="results/tables/plane/prompting_f1.tsv",
+        # the predictions behind Table 4 per prompt cell and item (natcomp compare pairs them)
+        item_outcomes="results/tables/plane/table4_items.tsv",
     log:
         "results/logs/plane/plane_prompting_table/table4.log",
     localrule: True
@@ -28,7 +30,7 @@ rule plane_zero_shot_table:
     input:
         plane_zero_shot_predictions,
     output:
-        report_table(
+        table8=report_table(
             "results/tables/plane/table8_zero_shot.tsv",
             title="Zero-shot prompting (paper Table 8)",
             caption="../../report/plane/table8_zero_shot.rst",
@@ -36,6 +38,7 @@ rule plane_zero_shot_table:
             subcategory="prompting",
             summary=True,
         ),
+        item_outcomes="results/tables/plane/table8_items.tsv",
     log:
         "results/logs/plane/plane_zero_shot_table/table8.log",
     localrule: True
@@ -67,6 +70,7 @@ rule plane_nli_table:
             category="PLANE",
             subcategory="NLI transfer",
         ),
+        item_outcomes="results/tables/plane/table5_items.tsv",
     log:
         "results/logs/plane/plane_nli_table/table5.log",
     localrule: True
@@ -78,7 +82,8 @@ rule plane_nli_table:
 
 rule plane_finetune_table:
     input:
-        plane_finetune_accuracies,
+        accuracies=plane_finetune_accuracies,
+        predictions=plane_finetune_predictions,
     output:
         table6=report_table(
             "results/tables/plane/table6_finetune.tsv",
@@ -94,6 +99,8 @@ rule plane_finetune_table:
             category="PLANE",
             subcategory="fine-tuning",
         ),
+        # whether each test item of each split was right (natcomp compare pairs them)
+        item_outcomes="results/tables/plane/table6_items.tsv",
     log:
         "results/logs/plane/plane_finetune_table/table6.log",
     localrule: True

@@ -162,9 +162,10 @@ def pss_fine_tune_settings(wildcards):
     return settings
 
 
-def pss_score_files():
+def pss_score_files(folder="scores"):
+    """Every encoder x head x mode's scores (or, ``folder="items"``, its item outcomes)."""
     return [
-        f"results/pss/scores/{encoder}/{head}.{mode}.tsv"
+        f"results/pss/{folder}/{encoder}/{head}.{mode}.tsv"
         for encoder in PSS_ENCODERS
         for head in PSS_HEADS
         for mode in PSS["encoders"][encoder].get("modes", ["fb", "ft"])

@@ -99,7 +99,9 @@ rule pss_frozen:
         pair_set="results/pss/sets/pairs.tsv",
         model=pss_model_input,
     output:
-        "results/pss/scores/{encoder}/{head}.fb.tsv",
+        scores="results/pss/scores/{encoder}/{head}.fb.tsv",
+        # per pair and test sentence: right or not (natcomp compare pairs them)
+        item_outcomes="results/pss/items/{encoder}/{head}.fb.tsv",
     log:
         "results/logs/pss/pss_frozen/{encoder}.{head}.log",
     benchmark:
@@ -127,7 +129,9 @@ rule pss_fine_tune:
         model=pss_model_input,
     # ft: the encoder's own reading of its sentences; ft_fb: FB's layer and length
     output:
-        "results/pss/scores/{encoder}/{head}.{mode}.tsv",
+        scores="results/pss/scores/{encoder}/{head}.{mode}.tsv",
+        # per pair and test sentence: right or not (natcomp compare pairs them)
+        item_outcomes="results/pss/items/{encoder}/{head}.{mode}.tsv",
     log:
         "results/logs/pss/pss_fine_tune/{encoder}.{head}.{mode}.log",
     benchmark:
@@ -158,6 +162,7 @@ rule pss_fine_tune:
 rule pss_table:
     input:
         scores=pss_score_files(),
+        item_files=pss_score_files("items"),
         counts=expand("results/pss/pairs/reference.{label}.counts.tsv", label=(0, 1)),
     output:
         table1=in_summary(
@@ -183,6 +188,8 @@ rule pss_table:
             category="PSS",
             summary=True,
         ),
+        # every encoder's item outcomes in one table (natcomp compare pairs them)
+        item_outcomes="results/tables/pss/item_outcomes.tsv",
     log:
         "results/logs/pss/pss_table/table.log",
     localrule: True

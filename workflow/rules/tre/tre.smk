@@ -157,6 +157,8 @@ rule tre_correlations:
             caption="../../report/tre/table2.rst",
             category="TRE",
         ),
+        # per sentence: TRE, the tree scores and the length (natcomp compare pairs them)
+        item_outcomes="results/tables/tre/item_outcomes.tsv",
     log:
         "results/logs/tre/tre_correlations/table2.log",
     localrule: True

@@ -1,4 +1,4 @@
-"""Score one model's predictions (mean over seeds) against the human ratings."""
+"""Score one model's predictions (mean over seeds) against the human ratings; its per-phrase outcomes."""
 
 from natcomp.noncompsst.pipeline import run_evaluation
 from natcomp.rulelog import logged
@@ -15,4 +15,5 @@ with logged(snakemake.log[0]) as log:
         ungrammatical_path=snakemake.input.get("ungrammatical"),
         top_k=snakemake.params.top_k,
         f1_seeds=snakemake.params.f1_seeds,
+        items_out=snakemake.output.item_outcomes,
     )

@@ -21,4 +21,6 @@ with logged(snakemake.log[0]) as log:
         length_figure_out=snakemake.output.by_length,
         category_figure_out=snakemake.output.by_category,
         candidates_path=snakemake.input.candidates,
+        item_outcomes=snakemake.input.item_outcomes,
+        item_outcomes_out=snakemake.output.item_outcomes,
     )

@@ -4,4 +4,10 @@ from natcomp.plane.pipeline import finetune_table
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
-    finetune_table(list(snakemake.input), snakemake.output.table6, snakemake.output.accuracy)
+    finetune_table(
+        snakemake.input.accuracies,
+        snakemake.output.table6,
+        snakemake.output.accuracy,
+        snakemake.input.predictions,
+        snakemake.output.item_outcomes,
+    )

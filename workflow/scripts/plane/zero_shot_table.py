@@ -4,4 +4,4 @@ from natcomp.plane.pipeline import zero_shot_table
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]):
-    zero_shot_table(list(snakemake.input), snakemake.output[0])
+    zero_shot_table(list(snakemake.input), snakemake.output.table8, snakemake.output.item_outcomes)

@@ -7,8 +7,10 @@ train, test and pair sets, capped at the model's positions, natcomp.pss.lengths)
 
 from natcomp import hf
 from natcomp.pss.experiment import (
+    ITEM_COLUMNS,
     SCORE_COLUMNS,
     evaluate_fine_tuned,
+    item_outcomes,
     read_labelled_set,
     read_pair_set,
     score_rows,
@@ -41,6 +43,7 @@ with logged(snakemake.log[0]) as log:
         lengths.longest,
     )
     settings = hf.FineTuneSettings.from_config({**section, "max_length": lengths.max_length}, "pss.fine_tune")
+    predicted = {}
     rows = evaluate_fine_tuned(
         snakemake.params.model,
         snakemake.wildcards.head,
@@ -54,9 +57,16 @@ with logged(snakemake.log[0]) as log:
         key=snakemake.params.key,
         pooling_key=snakemake.params.pooling_key,
         log=log,
+        predicted=predicted,
     )
     rows = score_rows(
         snakemake.wildcards.encoder, snakemake.wildcards.head, mode, snakemake.params.layer, lengths, rows
     )
-    write_tsv(snakemake.output[0], rows, list(SCORE_COLUMNS), float_format="%.4f")
+    write_tsv(snakemake.output.scores, rows, list(SCORE_COLUMNS), float_format="%.4f")
+    # the items behind the scores (natcomp compare pairs two encoders on them)
+    write_tsv(
+        snakemake.output.item_outcomes,
+        item_outcomes(snakemake.wildcards.encoder, snakemake.wildcards.head, mode, test, pairs, predicted),
+        list(ITEM_COLUMNS),
+    )
     log.info("%s", rows)

@@ -9,7 +9,15 @@ import numpy as np
 
 from natcomp.hf import set_threads
 from natcomp.pss.classifiers import HeadSettings
-from natcomp.pss.experiment import SCORE_COLUMNS, evaluate_frozen, read_labelled_set, read_pair_set, score_rows
+from natcomp.pss.experiment import (
+    ITEM_COLUMNS,
+    SCORE_COLUMNS,
+    evaluate_frozen,
+    item_outcomes,
+    read_labelled_set,
+    read_pair_set,
+    score_rows,
+)
 from natcomp.pss.lengths import read_sentence_lengths
 from natcomp.rulelog import logged
 from natcomp.tsv import write_tsv
@@ -32,6 +40,7 @@ with logged(snakemake.log[0]) as log:
         lengths.sentences,
         lengths.longest,
     )
+    predicted = {}
     rows = evaluate_frozen(
         snakemake.wildcards.head,
         np.load(snakemake.input.train),
@@ -42,9 +51,16 @@ with logged(snakemake.log[0]) as log:
         np.load(snakemake.input.pairs),
         HeadSettings(**snakemake.params.settings),
         log=log,
+        predicted=predicted,
     )
     rows = score_rows(
         snakemake.wildcards.encoder, snakemake.wildcards.head, "fb", snakemake.params.layer, lengths, rows
     )
-    write_tsv(snakemake.output[0], rows, list(SCORE_COLUMNS), float_format="%.4f")
+    write_tsv(snakemake.output.scores, rows, list(SCORE_COLUMNS), float_format="%.4f")
+    # the items behind the scores (natcomp compare pairs two encoders on them)
+    write_tsv(
+        snakemake.output.item_outcomes,
+        item_outcomes(snakemake.wildcards.encoder, snakemake.wildcards.head, "fb", test, pairs, predicted),
+        list(ITEM_COLUMNS),
+    )
     log.info("%s", rows)

@@ -2,15 +2,17 @@
 partial rho controlling for length, for the encoder and for the two baselines (Gaussian and
 shuffled vectors), with the length limit and the number of measured sentences it cut."""
 
+import pandas as pd
+
 from natcomp.report_table import write_html_table
 from natcomp.rulelog import logged
-from natcomp.tre.correlation import PAPER_SETTING, TABLE2_COLUMNS, table2_rows
+from natcomp.tre.correlation import ITEM_COLUMNS, PAPER_SETTING, TABLE2_COLUMNS, sentence_outcomes, table2_rows
 from natcomp.tre.experiment import SCORE_COLUMNS
 from natcomp.tre.lengths import LENGTH_COLUMNS
 from natcomp.tsv import read_tsv, write_tsv
 
 with logged(snakemake.log[0]) as log:
-    rows = []
+    rows, items = [], []
     for setting in (PAPER_SETTING, "held_out"):
         for (encoder, length), path in zip(snakemake.params.runs, snakemake.input.get(setting, [])):
             scores = read_tsv(path, SCORE_COLUMNS + LENGTH_COLUMNS)
@@ -23,7 +25,9 @@ with logged(snakemake.log[0]) as log:
                 cut_sentences=int(scores["cut"].astype(int).sum()),
                 as_configured=length == snakemake.params.configured[encoder],
             )
+            items.append(sentence_outcomes(setting, encoder, length, scores))
     write_tsv(snakemake.output.table, rows, list(TABLE2_COLUMNS), float_format="%.4g")
+    write_tsv(snakemake.output.item_outcomes, pd.concat(items, ignore_index=True), list(ITEM_COLUMNS))
     write_html_table(
         snakemake.output.table,
         snakemake.output.html,
