@@ -5,6 +5,7 @@ VENV := $(CURDIR)/.venv
 PYTHON ?= python3
 INSTALLED := $(VENV)/.installed
 export PATH := $(VENV)/bin:$(PATH)
+# The cores `make demo` runs jobs on and the workers `make test` runs tests on.
 CORES ?= 2
 
 .PHONY: demo test lint install report dag clean
@@ -36,8 +37,10 @@ report: $(INSTALLED)
 
 # The tests include the lint checks (ruff check, ruff format --check, snakemake --lint,
 # snakefmt: tests/test_workflow.py); `make lint` runs the same checks alone, in seconds.
+# They run on CORES workers (pytest-xdist): a test module stays on one worker, and the tests
+# that share the demo run, the SLURM cluster or a model server run on one (tests/conftest.py).
 test: $(INSTALLED)
-	$(VENV)/bin/python -m pytest
+	$(VENV)/bin/python -m pytest -n $(CORES) --dist loadgroup
 
 lint: $(INSTALLED)
 	$(VENV)/bin/ruff check .

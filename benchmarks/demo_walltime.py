@@ -8,7 +8,9 @@ runs (``--report`` times ``snakemake --report`` after it, as ``make demo`` does)
 second reads a finished run: its working directory and what Snakemake printed.
 Wall time per job is the job's benchmark file where its rule has one, else the log's
 start-to-finish (to the second); CPU time is known for benchmarked jobs only
-(natcomp.jobtimes). tests/test_demo_budget.py holds each rule to a budget.
+(natcomp.jobtimes). Each figure is printed beside this machine's reference
+(natcomp.machine_speed, measured just before the run) and in its units, the units
+tests/test_demo_budget.py holds each rule to.
 """
 
 import argparse
@@ -21,6 +23,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from natcomp.jobtimes import breakdown, load_run  # noqa: E402
+from natcomp.machine_speed import measure  # noqa: E402
 from workflow_copy import copy_workflow, run_snakemake  # noqa: E402
 
 
@@ -49,10 +52,12 @@ def main() -> None:
         return
     with tempfile.TemporaryDirectory() as tmp:
         workdir = copy_workflow(Path(tmp) / "demo")
+        reference = measure()
+        print(reference.describe())
         start = time.perf_counter()
         result = run_snakemake(workdir, "--cores", args.cores)
         seconds = time.perf_counter() - start
-        print(f"demo wall time: {seconds:.1f} s on {args.cores} cores")
+        print(f"demo wall time: {seconds:.1f} s on {args.cores} cores, {reference.units(seconds):.0f} reference units")
         if args.report:
             start = time.perf_counter()
             run_snakemake(workdir, "--cores", args.cores, "--report", "results/report.html")

@@ -170,6 +170,38 @@ def chromium() -> str:
     return binary
 
 
+#: session fixtures that one worker of a parallel run (``make test``: pytest-xdist) must own
+#: alone: one demo run, one SLURM cluster, one model server, one apt install of Chromium
+WORKER_OWNED_FIXTURES = ("demo_run", "slurm_cluster", "served_model", "chromium")
+
+
+def xdist_groups(items) -> dict[str, str]:
+    """Each test's group for pytest-xdist's ``--dist loadgroup`` (node id -> group name): a
+    module runs on one worker (its module fixtures, some of them demo-scale runs, are built
+    once), and modules that use the same :data:`WORKER_OWNED_FIXTURES` run on the same
+    worker, one after another, so that fixture is made once and never twice at a time."""
+    parent: dict[str, str] = {}
+
+    def find(node: str) -> str:
+        while parent.setdefault(node, node) != node:
+            node = parent[node]
+        return node
+
+    modules = {item.nodeid: item.nodeid.split("::")[0] for item in items}
+    for item in items:
+        for fixture in WORKER_OWNED_FIXTURES:
+            if fixture in item.fixturenames:
+                # the fixture's node is the root, so the group is named after the first fixture it owns
+                parent[find(modules[item.nodeid])] = find(f"fixture {fixture}")
+    return {nodeid: find(module) for nodeid, module in modules.items()}
+
+
+def pytest_collection_modifyitems(config, items):
+    groups = xdist_groups(items)
+    for item in items:
+        item.add_marker(pytest.mark.xdist_group(groups[item.nodeid]))
+
+
 @pytest.fixture(autouse=True)
 def _natcomp_logger_restored():
     """A command run in-process (``natcomp.cli.main``) sets the ``natcomp`` logger's level and
@@ -191,9 +223,12 @@ def demo_run(tmp_path_factory) -> DemoRun:
     run's 10 to 20 (docs/testing.md#the-ci-budget). tests/test_slurm.py sends a sample of the
     finished demo's jobs, one of each kind, through the cluster instead.
     """
+    from natcomp.machine_speed import measure
+
     workdir = copy_workflow(tmp_path_factory.mktemp("demo"))
+    reference = measure()  # the demo's budgets are in units of it (tests/test_demo_budget.py)
     result = run_snakemake(workdir, "--cores", "2")
-    run = DemoRun(workdir, result.stdout + result.stderr)
+    run = DemoRun(workdir, result.stdout + result.stderr, reference)
     run_snakemake(
         workdir, "--cores", "2", "--report", "results/report.html", "--report-stylesheet", "workflow/report/style.css"
     )

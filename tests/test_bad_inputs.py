@@ -440,6 +440,14 @@ def test_a_failing_command_prints_no_information_line_before_its_error(inputs, t
     err = capsys.readouterr().err
     assert status == 2
     assert err.splitlines() == [f"natcomp: error: {inputs / 'missing.txt'}: file not found"], err
+    # an --sst folder without the release's files is read before the information line too
+    status = main(
+        ["noncompsst", "candidates", str(inputs / "trees.txt"), "--no-parser", "--no-ner", "--sst", str(inputs / "dir")]
+        + ["--out", str(tmp_path / "c.tsv")]
+    )
+    err = capsys.readouterr().err
+    assert status == 2 and len(err.splitlines()) == 1, err
+    assert err.startswith(f"natcomp: error: {inputs / 'dir' / 'dictionary.txt'}: file not found"), err
 
 
 # ---------------------------------------------------------------------------------------
@@ -526,3 +534,27 @@ def test_a_profile_cell_that_is_not_a_number_is_named_not_left_blank(tmp_path, c
     ]
     assert not (tmp_path / "c.tsv").exists()
     assert main(["compare", str(good), str(profile("c", "66.6667")), "--output", str(tmp_path / "c.tsv")]) == 0
+
+
+def test_a_gpu_asked_for_on_a_machine_without_one_is_one_line_before_any_job(tmp_path, capsys, monkeypatch):
+    """``natcomp mt evaluate --device cuda -n`` where torch sees no GPU is refused when the plan
+    is made, as ``--dtype bf16`` is; with a cluster profile after '--' the jobs run elsewhere."""
+    import torch
+
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    model = tmp_path / "my-marian"
+    model.mkdir()
+    (model / "config.json").write_text('{"model_type": "marian", "architectures": ["MarianMTModel"]}')
+    before = _files(tmp_path)
+    assert main(["mt", "evaluate", "--model", str(model), "--device", "cuda", "-n"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and len(captured.err.splitlines()) == 1, captured.err
+    assert captured.err.startswith(
+        "natcomp: error: --device: cuda was asked for (mt.systems.my-marian.device) but the jobs run on this "
+        "machine, which has no GPU; expected auto or cpu here"
+    ), captured.err
+    assert _files(tmp_path) == before
+    from natcomp.profile.cli import check_local_gpu
+
+    check_local_gpu({"mt": {"systems": {"m": {"device": "cuda"}}}}, ["--profile", "slurm"])  # GPU nodes: fine

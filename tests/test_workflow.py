@@ -47,7 +47,7 @@ def test_demo_dry_run():
     assert jobs["mt_tokenise_train_chunk"] == 4, "2 chunks x 2 languages"
     assert jobs["mt_demo_corpus"] == 1
     assert jobs["mt_bleu"] == 8
-    epochs = 2 * (2 + 5)  # small: 2 kept epoch checkpoints, full: 5, for 2 seeds each
+    epochs = 2 * (2 + 4)  # small: 2 kept epoch checkpoints, full: 4, for 2 seeds each
     assert jobs["mt_translate"] == 4, "one translation job per model's best checkpoint"
     assert jobs["mt_translate_epochs"] == 4, "one job per model translates every kept epoch checkpoint"
     assert "mt_export_epoch_checkpoint" not in jobs, "the epoch checkpoints are read where training left them"

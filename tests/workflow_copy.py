@@ -12,16 +12,20 @@ import subprocess
 import sys
 from pathlib import Path
 
+from natcomp.machine_speed import MachineSpeed
+
 REPO = Path(__file__).resolve().parents[1]
 WORKFLOW_PARTS = ("Snakefile", "workflow", "config", "resources", "profiles", "slurm", "envs", "src")
 
 
 @dataclasses.dataclass
 class DemoRun:
-    """A finished run of the workflow: its working copy, and what Snakemake printed."""
+    """A finished run of the workflow: its working copy, what Snakemake printed and, where
+    it was measured, the machine's reference just before the run (natcomp.machine_speed)."""
 
     workdir: Path
     output: str
+    reference: MachineSpeed | None = None
 
 
 def copy_workflow(destination: str | Path, repo: str | Path = REPO) -> Path:

@@ -14,6 +14,7 @@ _SRC = str(Path(workflow.basedir) / "src")
 if _SRC not in sys.path:
     sys.path.insert(0, _SRC)
 
+from natcomp import snakemake_scheduler
 from natcomp.configcheck import check_sections
 from natcomp.download import download_entry
 from natcomp.errors import ConfigError
@@ -21,6 +22,11 @@ from natcomp.finetuning import family_training
 from natcomp.jobsize import JobSettings, RuleResources
 from natcomp.summary import run_scale, run_settings
 from natcomp.runs import check_run_folder, claim_run_folder, link_shared_resources
+
+# One timer for the scheduler's re-evaluation instead of one more per finished job
+# (natcomp.snakemake_scheduler: Snakemake 9 otherwise re-selects jobs n times a second after
+# n jobs, a minute of CPU in the demo).
+snakemake_scheduler.install()
 
 FAMILIES = ("mt", "noncompsst", "plane", "pss", "tre")
 CONFIG_DIR = Path(workflow.basedir) / "config"

@@ -474,8 +474,11 @@ def _check_fairseq_options_cached(options: Mapping, cache_dir: str | Path | None
         logging.root.setLevel(level)
         fairseq_logger.setLevel(fairseq_level)
     if stamp is not None:
+        from natcomp.files import atomic_open
+
         stamp.parent.mkdir(parents=True, exist_ok=True)
-        stamp.write_text(key + "\n", encoding="utf-8")
+        with atomic_open(stamp) as handle:  # two plans at once (parallel tests) write it whole or not at all
+            handle.write(key + "\n")
 
 
 def _installed_version(*distributions: str) -> str | None:

@@ -99,13 +99,16 @@ def _candidates(args: argparse.Namespace) -> int:
         table = read_tsv(args.phrase_types, ("phrase", "type"))
         types = dict(zip(table["phrase"], table["type"]))
     names = [line.strip() for line in read_text(args.entities).splitlines() if line.strip()] if args.entities else []
-    if not args.raw_scores:  # after every input is read: a command that fails prints only its error
+    # every input read before the first information line: a command that fails prints only its error
+    values = value_lookup(args.sst) if args.sst else None
+    raw_scores = raw_lookup(args.sst, args.raw_scores) if args.raw_scores else None
+    if not args.raw_scores:
         logger.info("no --raw-scores: the spread filter is off")
     table, counts = candidates.select_candidates(
         trees,
         settings,
-        values=value_lookup(args.sst) if args.sst else None,
-        raw_scores=raw_lookup(args.sst, args.raw_scores) if args.raw_scores else None,
+        values=values,
+        raw_scores=raw_scores,
         analyser=analyser,
         phrase_types=types,
         entities=names,

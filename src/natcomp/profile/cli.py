@@ -531,7 +531,7 @@ def evaluate_model(
         )
     root = runconfig.workflow_root()
     plan = plan_run(model, **options)
-    check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
+    check_local_gpu(plan.config, snakemake_args)
     _print_plan(plan, prog, fit)
     directory = Path(directory or Path("runs") / plan.name)
     extra = _snakemake_extra(plan, snakemake_args)
@@ -669,7 +669,7 @@ def evaluate_languages(
             )
         plans.append(plan)
     for plan in plans:
-        check_local_dtype(plan.config.get("dtype", "auto"), snakemake_args)
+        check_local_gpu(plan.config, snakemake_args)
     directory = Path(directory or Path("runs") / plans[0].name)
     folders = {code: directory / code for code in target_langs}
     others = [family for family in plans[0].record["families"] if family != "mt"]
@@ -705,20 +705,38 @@ def evaluate_languages(
 _REMOTE_OPTIONS = ("--profile", "--executor", "-e", "--cluster", "--slurm")
 
 
-def check_local_dtype(dtype: str, snakemake_args: Sequence[str]) -> None:
-    """A half-precision ``dtype`` for jobs that run on this machine (no ``--profile`` or
-    ``--executor`` after '--') when torch sees no GPU here: one line before any job, not a
-    failed job per family (natcomp.hf.precision refuses fp16/bf16 on a CPU)."""
-    if dtype in ("auto", "fp32") or any(str(arg).split("=")[0] in _REMOTE_OPTIONS for arg in snakemake_args):
+def check_local_gpu(config: Mapping, snakemake_args: Sequence[str]) -> None:
+    """What a plan asks of a GPU (a half-precision ``dtype``, an MT system's ``device:
+    cuda``), for jobs that run on this machine (no ``--profile`` or ``--executor`` after '--')
+    when torch sees no GPU here: one line before any job, not a failed job per family
+    (natcomp.hf.precision refuses fp16/bf16 on a CPU, natcomp.hf.models a missing GPU)."""
+    if any(str(arg).split("=")[0] in _REMOTE_OPTIONS for arg in snakemake_args):
+        return
+    dtype = config.get("dtype", "auto")
+    devices = {
+        name: str(system.get("device") or "auto")
+        for name, system in ((config.get("mt") or {}).get("systems") or {}).items()
+    }
+    cuda = {name: device for name, device in devices.items() if device.startswith("cuda")}
+    if dtype in ("auto", "fp32") and not cuda:
         return
     import torch
 
-    if not torch.cuda.is_available():
+    if torch.cuda.is_available():
+        return
+    elsewhere = "(or run on GPU nodes: -- --profile slurm)"
+    if dtype not in ("auto", "fp32"):
         raise OptionError(
             "--dtype",
             f"{dtype} was asked for but the jobs run on this machine, which has no GPU; expected auto or fp32 here "
-            "(or run on GPU nodes: -- --profile slurm)",
+            + elsewhere,
         )
+    name, device = next(iter(cuda.items()))
+    raise OptionError(
+        "--device",
+        f"{device} was asked for (mt.systems.{name}.device) but the jobs run on this machine, which has no GPU; "
+        f"expected auto or cpu here {elsewhere}",
+    )
 
 
 def write_run_profile(directory: Path) -> tuple[Path, Path]:
