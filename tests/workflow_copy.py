@@ -21,11 +21,13 @@ WORKFLOW_PARTS = ("Snakefile", "workflow", "config", "resources", "profiles", "s
 @dataclasses.dataclass
 class DemoRun:
     """A finished run of the workflow: its working copy, what Snakemake printed and, where
-    it was measured, the machine's reference just before the run (natcomp.machine_speed)."""
+    they were measured, the machine's reference just before the run (natcomp.machine_speed)
+    and the CPU seconds (user and system) of the run's whole process tree."""
 
     workdir: Path
     output: str
     reference: MachineSpeed | None = None
+    cpu: float | None = None
 
 
 def copy_workflow(destination: str | Path, repo: str | Path = REPO) -> Path:

@@ -305,9 +305,11 @@ def _plan(built, name, monkeypatch, tmp_path, capsys):
         given.append(yaml.safe_load(Path(command[command.index("--configfile") + 1]).read_text()))
         return 0
 
+    folder = built(name)
+    capsys.readouterr()  # building the model may print progress; only the plan's output is read
     monkeypatch.chdir(tmp_path)
     monkeypatch.setattr(runconfig, "run", record)
-    status = main(["evaluate", "--model", str(built(name)), "-n"])
+    status = main(["evaluate", "--model", str(folder), "-n"])
     return status, capsys.readouterr().err, given[0] if given else None
 
 

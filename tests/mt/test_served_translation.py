@@ -127,8 +127,8 @@ def test_the_plan_counts_one_request_per_distinct_source(tmp_path):
     config["mt"]["bleu"]["splits"] = ["dev"]
     (estimate,) = planned_requests(config, "llm", REPO_CONFIG.parents[1] / "resources")
     assert estimate.exact and estimate.max_output_tokens == 7
-    # 60 distinct np_vp sentences, 20 idioms x 10 random-word samples, the demo's 300 FLORES dev
-    assert estimate.requests == 60 + 200 + 300
+    # 60 distinct np_vp sentences, 20 idioms x 10 random-word samples, the demo's FLORES dev pairs
+    assert estimate.requests == 60 + 200 + config["mt"]["demo_corpus"]["flores_dev_pairs"]
     assert estimate.sample_prompts[0].startswith("English: ") and estimate.sample_prompts[0].endswith("\nDutch:")
     config["mt"]["tests"]["data_types"]["substitutivity"] = ["natural"]
     (bounded,) = planned_requests(config, "llm", REPO_CONFIG.parents[1] / "resources")
