@@ -219,7 +219,7 @@ def demo_run(tmp_path_factory) -> DemoRun:
 
     Not through the test cluster: there every job starts Snakemake twice more (sbatch, then
     srun), some 16 s per job, and the demo's 130 cluster jobs took 37 min instead of the local
-    run's 10 to 20 (docs/testing.md#the-ci-budget). tests/test_slurm.py sends a sample of the
+    run's 10 to 20 (docs/testing.md#why-the-demo-does-not-go-through-the-test-cluster). tests/test_slurm.py sends a sample of the
     finished demo's jobs, one of each kind, through the cluster instead.
     """
     from natcomp.machine_speed import measure
