@@ -138,7 +138,8 @@ def model_help(what: str) -> str:
 
     return (
         f"{what}: a save_pretrained folder, a peft adapter folder (adapter_config.json: its base is loaded and the "
-        f"adapter merged), a shipped model ({shipped_model_ids()}) or a Hub id in the local Hugging Face cache"
+        f"adapter merged), a shipped model ({shipped_model_ids()}) or a Hub id (from the local Hugging Face cache; one not cached is "
+        "downloaded while Hub access is on, refused under HF_HUB_OFFLINE=1)"
     )
 
 
