@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 DOCS = REPO / "docs"
 INDEX = DOCS / "index.md"
-PAGES = [README, REPO / "ARCHITECTURE.md", *sorted(DOCS.glob("*.md"))]
+PAGES = [README, REPO / "ARCHITECTURE.md", *sorted(DOCS.rglob("*.md"))]
 #: the shipped encoder's id, which ``--model`` accepts offline (natcomp.hf.models.SHIPPED_MODELS)
 SHIPPED_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
 
