@@ -138,3 +138,49 @@ def test_the_history_check_finds_each_kind(tmp_path):
         "commit hash '53ecb21'", "commit hash '1ecae1a'", "date '2026-11-27'", "past run 'this session'",
     ]  # fmt: skip
     assert found[0].startswith("docs/_history_check.md:1: ") and found[3].startswith("docs/_history_check.md:2: ")
+
+
+# ------------------------------------------------------------------ timings live in one table
+
+#: the one page of measured times (each with its machine and date); CHANGELOG.md is history
+TIMED_PAGES = {"performance.md"}
+_DURATION = r"\d[\d,.]*(?:\s?(?:-|to)\s?\d[\d,.]*)?\s?(?:s|secs?|seconds?|min|mins|minutes?|h|hours?)\b"
+TIMING = re.compile(
+    r"\b(?:took|takes?|taking|ran|runs?|lasts?|in|about|under|within|after|of|spent|costs?)\s+"
+    r"(?:about\s+|some\s+|under\s+|over\s+|only\s+|roughly\s+)?" + _DURATION,
+    re.I,
+)
+#: a line that states a budget, a goal, a limit or an estimate quotes no measured time
+NOT_A_MEASUREMENT = re.compile(r"budget|goal|limit|estimat|must", re.I)
+
+
+def timings_in(path: Path) -> list[str]:
+    """Every ``file:line: text`` where a page quotes how long something took or takes."""
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if NOT_A_MEASUREMENT.search(line):
+            continue
+        found += [f"{path.relative_to(REPO)}:{number}: {hit.group(0)!r}" for hit in TIMING.finditer(line)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "page", [page for page in PAGES if page.name not in TIMED_PAGES], ids=lambda page: str(page.relative_to(REPO))
+)
+def test_no_page_but_performance_md_quotes_a_timing(page):
+    found = timings_in(page)
+    assert not found, "a timing belongs in docs/performance.md (link to it): " + "; ".join(found)
+
+
+def test_the_timing_check_finds_times_and_leaves_budgets_alone():
+    page = REPO / "docs" / "_timing_check.md"
+    page.write_text(
+        "The demo took 7 min 35 s.\nIt runs in about 528 s on two cores.\nCI must stay under 40 minutes.\n"
+        "Its goal: 30 epochs in under 40 hours.\nA 16 s timeout is a limit.\nIt has 3 heads in 2 layers.\n",
+        encoding="utf-8",
+    )
+    try:
+        found = timings_in(page)
+    finally:
+        page.unlink()
+    assert [entry.split(": ", 1)[1] for entry in found] == ["'took 7 min'", "'in about 528 s'"]
