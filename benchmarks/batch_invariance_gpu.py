@@ -1,4 +1,4 @@
-"""Does batching change a bf16 causal LM's greedy translations? (docs/hf.md, "Batch invariance")
+"""Does batching change a bf16 causal LM's greedy translations? (docs/design/hf.md, "Batch invariance")
 
 A model shaped like Qwen2.5-0.5B (causal_generation_gpu.py's ``qwen2-0.5b`` shape: hidden
 896, 24 layers, 14 heads, 2 KV heads) with random weights, saved in bf16, decodes the same

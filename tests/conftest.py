@@ -17,10 +17,20 @@ from pathlib import Path
 
 import pytest
 
+from system_tests import slurm_unavailable
 from workflow_copy import DemoRun, copy_workflow, run_snakemake
 
 REPO = Path(__file__).resolve().parents[1]
 CLUSTER_SCRIPTS = REPO / "tests" / "slurm"
+
+#: The per-user caches and settings that matplotlib (its font list) and Snakemake (its source
+#: cache) write under ~/.cache and ~/.config, for every test and every Snakemake run a test
+#: starts (they inherit the environment): in /tmp, so that `make test` writes nothing outside
+#: the checkout and /tmp on a user's machine (docs/testing.md).
+TEST_HOME = Path(os.environ.get("TMPDIR", "/tmp")) / f"natcomp-tests-{os.getuid()}"
+for _variable, _folder in (("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("MPLCONFIGDIR", "mpl")):
+    os.environ[_variable] = str(TEST_HOME / _folder)
+    (TEST_HOME / _folder).mkdir(parents=True, exist_ok=True)
 
 
 @pytest.fixture
@@ -94,17 +104,6 @@ def tatoeba_archive():
         return path
 
     return make
-
-
-def slurm_unavailable() -> str | None:
-    """Why this machine cannot host the test cluster, or None if it can."""
-    if os.environ.get("NATCOMP_TEST_SLURM") == "0":
-        return "the SLURM tests are switched off (NATCOMP_TEST_SLURM=0)"
-    if os.geteuid() != 0:
-        return "starting a SLURM cluster needs root (Debian packages, daemons); running as a normal user"
-    if shutil.which("apt-get") is None or shutil.which("dpkg") is None:
-        return "no apt-get/dpkg: SLURM is installed from Debian packages"
-    return None
 
 
 @pytest.fixture(scope="session")
@@ -220,7 +219,7 @@ def demo_run(tmp_path_factory) -> DemoRun:
 
     Not through the test cluster: there every job starts Snakemake twice more (sbatch, then
     srun), some 16 s per job, and the demo's 130 cluster jobs took 37 min instead of the local
-    run's 10 to 20 (docs/testing.md#the-ci-budget). tests/test_slurm.py sends a sample of the
+    run's 10 to 20 (docs/testing.md#why-the-demo-does-not-go-through-the-test-cluster). tests/test_slurm.py sends a sample of the
     finished demo's jobs, one of each kind, through the cluster instead.
     """
     from natcomp.machine_speed import children_cpu_seconds, measure

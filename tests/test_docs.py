@@ -10,7 +10,7 @@ REPO = Path(__file__).resolve().parents[1]
 README = REPO / "README.md"
 DOCS = REPO / "docs"
 INDEX = DOCS / "index.md"
-PAGES = [README, REPO / "ARCHITECTURE.md", *sorted(DOCS.glob("*.md"))]
+PAGES = [README, REPO / "ARCHITECTURE.md", *sorted(DOCS.rglob("*.md"))]
 #: the shipped encoder's id, which ``--model`` accepts offline (natcomp.hf.models.SHIPPED_MODELS)
 SHIPPED_ENCODER = "sentence-transformers/all-MiniLM-L6-v2"
 
@@ -81,3 +81,106 @@ def test_the_readme_has_no_dated_timings():
     assert not re.search(r"\b20\d\d-\d\d-\d\d\b", text), "a date"
     timing = re.search(r"\b\d[\d,.]*\s*(s|seconds?|min|minutes?|hours?)\b", text)
     assert not timing, f"a timing: {timing.group(0)!r}"
+
+
+# ------------------------------------------------------------------ no development history in the guides
+
+#: the pages a user reads: they say what is true now; history goes in CHANGELOG.md. Not
+#: docs/performance.md: its table gives each measured time with its machine and date by design
+#: (its issue numbers and hashes are the lead's to remove in its rewrite).
+GUIDES = [README, *sorted(p for p in DOCS.rglob("*.md") if p.name != "performance.md")]
+ISSUE_NUMBER = re.compile(r"\b[Ii]ssues? #?\d+|\(#\d+\)|\bPR #?\d+")
+HEX = re.compile(r"(?<![\w./-])[0-9a-f]{7,40}(?![\w-])")
+#: hexadecimal strings in the guides that are no commit of this project: an upstream
+#: repository's pinned commit (the paper's released test items) and a file's sha256 prefix
+NOT_OUR_COMMITS = {"b69f233": "the upstream repository's pinned commit", "53aa5117": "a sha256 prefix"}
+DATE = re.compile(r"(?<![\w-])20\d\d-[01]\d-[0-3]\d\b")
+PAST_RUN = re.compile(r"\bthis session\b|\bwas lent\b|\b(?:before|until|after|since) issues?\b", re.I)
+
+
+def history_in(path: Path) -> list[str]:
+    """Every ``line: what`` of a page that carries development history: an issue number, a
+    commit hash (7-40 hex digits with a digit and a letter), a date (other than a release
+    name such as Tatoeba's v2020-07-28) or an account of a past session's run."""
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        where = f"{path.relative_to(REPO)}:{number}"
+        found += [f"{where}: issue number {hit.group(0)!r}" for hit in ISSUE_NUMBER.finditer(line)]
+        for hit in HEX.finditer(line):
+            text = hit.group(0)
+            if re.search(r"\d", text) and re.search(r"[a-f]", text) and text not in NOT_OUR_COMMITS:
+                found.append(f"{where}: commit hash {text!r}")
+        found += [f"{where}: date {hit.group(0)!r}" for hit in DATE.finditer(line)]
+        found += [f"{where}: past run {hit.group(0)!r}" for hit in PAST_RUN.finditer(line)]
+    return found
+
+
+@pytest.mark.parametrize("page", GUIDES, ids=lambda page: str(page.relative_to(REPO)))
+def test_the_guides_carry_no_issue_numbers_hashes_dates_or_past_runs(page):
+    found = history_in(page)
+    assert not found, "history belongs in CHANGELOG.md: " + "; ".join(found)
+
+
+def test_the_history_check_finds_each_kind(tmp_path):
+    page = REPO / "docs" / "_history_check.md"  # under REPO: the check names pages relative to it
+    page.write_text(
+        "Adapters (issue 43.3) and issues 41-43 (#12).\nAt commit 53ecb21, and 1ecae1a.\n"
+        "Measured 2026-11-27; Tatoeba v2020-07-28 is a release. Not measured in this session.\n"
+        "Anchors #5-installing-for-a-gpu-cluster, sha 53aa5117, a word like deadbeef or 1234567.\n",
+        encoding="utf-8",
+    )
+    try:
+        found = history_in(page)
+    finally:
+        page.unlink()
+    assert [entry.split(": ", 1)[1] for entry in found] == [
+        "issue number 'issue 43'", "issue number 'issues 41'", "issue number '(#12)'",
+        "commit hash '53ecb21'", "commit hash '1ecae1a'", "date '2026-11-27'", "past run 'this session'",
+    ]  # fmt: skip
+    assert found[0].startswith("docs/_history_check.md:1: ") and found[3].startswith("docs/_history_check.md:2: ")
+
+
+# ------------------------------------------------------------------ timings live in one table
+
+#: the one page of measured times (each with its machine and date); CHANGELOG.md is history
+TIMED_PAGES = {"performance.md"}
+_DURATION = r"\d[\d,.]*(?:\s?(?:-|to)\s?\d[\d,.]*)?\s?(?:s|secs?|seconds?|min|mins|minutes?|h|hours?)\b"
+TIMING = re.compile(
+    r"\b(?:took|takes?|taking|ran|runs?|lasts?|in|about|under|within|after|of|spent|costs?)\s+"
+    r"(?:about\s+|some\s+|under\s+|over\s+|only\s+|roughly\s+)?" + _DURATION,
+    re.I,
+)
+#: a line that states a budget, a goal, a limit or an estimate quotes no measured time
+NOT_A_MEASUREMENT = re.compile(r"budget|goal|limit|estimat|must", re.I)
+
+
+def timings_in(path: Path) -> list[str]:
+    """Every ``file:line: text`` where a page quotes how long something took or takes."""
+    found = []
+    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+        if NOT_A_MEASUREMENT.search(line):
+            continue
+        found += [f"{path.relative_to(REPO)}:{number}: {hit.group(0)!r}" for hit in TIMING.finditer(line)]
+    return found
+
+
+@pytest.mark.parametrize(
+    "page", [page for page in PAGES if page.name not in TIMED_PAGES], ids=lambda page: str(page.relative_to(REPO))
+)
+def test_no_page_but_performance_md_quotes_a_timing(page):
+    found = timings_in(page)
+    assert not found, "a timing belongs in docs/performance.md (link to it): " + "; ".join(found)
+
+
+def test_the_timing_check_finds_times_and_leaves_budgets_alone():
+    page = REPO / "docs" / "_timing_check.md"
+    page.write_text(
+        "The demo took 7 min 35 s.\nIt runs in about 528 s on two cores.\nCI must stay under 40 minutes.\n"
+        "Its goal: 30 epochs in under 40 hours.\nA 16 s timeout is a limit.\nIt has 3 heads in 2 layers.\n",
+        encoding="utf-8",
+    )
+    try:
+        found = timings_in(page)
+    finally:
+        page.unlink()
+    assert [entry.split(": ", 1)[1] for entry in found] == ["'took 7 min'", "'in about 528 s'"]

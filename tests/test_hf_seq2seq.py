@@ -39,7 +39,7 @@ def offline(monkeypatch):
 
 @pytest.fixture(scope="module", autouse=True)
 def one_thread():
-    """Tiny models run fastest on one thread (see docs/hf.md)."""
+    """Tiny models run fastest on one thread (see docs/design/hf.md)."""
     threads = torch.get_num_threads()
     torch.set_num_threads(1)
     yield

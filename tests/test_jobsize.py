@@ -242,7 +242,7 @@ def test_the_memory_table_of_docs_hf_md_is_the_computed_one(configs):
 
     paper = yaml.safe_load((REPO / "config" / "paper.yaml").read_text(encoding="utf-8"))
     table = jobsize.size_table(configs, run_config=paper)
-    assert table in (REPO / "docs" / "hf.md").read_text(), f"docs/hf.md should hold:\n{table}"
+    assert table in (REPO / "docs" / "design" / "hf.md").read_text(), f"docs/design/hf.md should hold:\n{table}"
 
 
 def test_a_lora_job_is_sized_in_the_dtype_it_loads_in_whatever_the_runs_dtype(configs):

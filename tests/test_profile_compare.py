@@ -237,3 +237,73 @@ def test_a_row_without_item_outcomes_in_a_newer_profile_says_why(runs, tmp_path,
     table = read_tsv(tmp_path / "c.tsv").set_index("family")
     assert table.loc["tre", "test"].startswith("not compared: strong has no item outcomes for this row (its family's")
     assert table.loc["tre", "p_value"] == "" and (table.loc["pss", "p_value"] != "").all()
+
+
+def write_record(run: Path, **record) -> None:
+    """The run record natcomp evaluate writes beside a profile (natcomp_profile.yaml)."""
+    import yaml
+
+    base = {"scale": "demo", "base": "config/config.yaml", "families": ["pss", "tre"], "dtype": "auto"}
+    (run / "natcomp_profile.yaml").write_text(yaml.safe_dump({**base, **record}), encoding="utf-8")
+
+
+def test_compare_says_which_settings_differ_in_the_headers_the_figure_and_the_terminal(runs, tmp_path, capsys):
+    write_record(runs["weak"], dtype="fp32", fine_tuning={"pss": "full"})
+    write_record(runs["strong"], dtype="bf16", fine_tuning={"pss": "LoRA r=8"})
+    status, err = compare(runs["weak"], runs["strong"], "-o", tmp_path / "c.tsv", capsys=capsys)
+    assert status == 0, err
+    header = (tmp_path / "c.tsv").read_text().splitlines()[0].split("\t")
+    assert "weak [demo; dtype fp32; fine-tuning full]" in header
+    assert "strong [demo; dtype bf16; fine-tuning LoRA r=8]" in header
+    note = next(line for line in err.splitlines() if "differ in" in line)
+    assert "dtype (weak: fp32, strong: bf16); fine-tuning (weak: full, strong: LoRA r=8)" in note
+    assert "same scale demo, base config config/config.yaml" in note and "target language" not in note
+
+
+def test_compare_of_runs_with_the_same_settings_says_none_differ(runs, tmp_path, capsys):
+    for name in ("weak", "strong"):
+        write_record(runs[name], families=["mt", "pss"], target_lang="de")
+    status, err = compare(runs["weak"], runs["strong"], "-o", tmp_path / "c.tsv", capsys=capsys)
+    assert status == 0, err
+    assert "The runs differ in none of scale, base config, dtype" in err
+    assert "target language de" in err, "what the runs share is named"
+    assert "weak [demo]" in (tmp_path / "c.tsv").read_text().splitlines()[0].split("\t")
+
+
+def test_a_profile_without_its_run_folder_has_unknown_settings_and_compare_says_so(runs, tmp_path, capsys):
+    write_record(runs["strong"], dtype="bf16")
+    bare = tmp_path / "bare.tsv"  # a profile.tsv copied out of its run folder: no record beside it
+    bare.write_text((runs["weak"] / "results" / "profile.tsv").read_text())
+    status, err = compare(bare, runs["strong"], "-o", tmp_path / "c.tsv", capsys=capsys)
+    assert status == 0, err
+    header = (tmp_path / "c.tsv").read_text().splitlines()[0].split("\t")
+    assert header[5] == "weak [demo; settings unknown (no natcomp_profile.yaml)]" and "strong [demo]" in header
+    assert "The runs differ in none of scale" in err, "the scale comes from the profile's rows"
+    assert "Settings unknown for weak (no natcomp_profile.yaml beside the profile)" in err
+
+
+def test_run_settings_reads_each_setting_from_the_record_and_the_config():
+    from natcomp.profile.compare import UNKNOWN, run_settings
+
+    record = {
+        "scale": "paper", "base": "config/paper.yaml", "families": ["mt", "plane"], "dtype": "auto",
+        "checkpoint_dtype": "bf16", "fine_tuning": {"plane": "LoRA r=16", "mt": "full"},
+        "chat_template": {"plane": True, "mt": False}, "served": {"server": "vLLM", "api_base": "http://h:8000/v1"},
+    }  # fmt: skip
+    settings = run_settings(record, {"mt": {"target_lang": "de"}})
+    assert settings == {
+        "scale": "paper", "base config": "config/paper.yaml", "dtype": "auto (checkpoint bf16)",
+        "fine-tuning": "plane LoRA r=16, mt full", "chat template": "plane on, mt off",
+        "target language": "de", "served": "by vLLM at http://h:8000/v1",
+    }  # fmt: skip
+    # no MT family: no target language, whatever the config says; no record: unknown
+    assert run_settings({**record, "families": ["plane"]}, {"mt": {"target_lang": "de"}})["target language"] == "-"
+    assert set(run_settings(None, None).values()) == {UNKNOWN}
+
+
+def test_a_run_record_that_is_not_yaml_is_refused_in_one_line(runs, tmp_path, capsys):
+    (runs["strong"] / "natcomp_profile.yaml").write_text("scale: [demo\n")
+    status, err = compare(runs["weak"], runs["strong"], "-o", tmp_path / "c.tsv", capsys=capsys)
+    assert status == 2 and len(err.strip().splitlines()) == 1, err
+    assert "natcomp_profile.yaml" in err and "not readable as YAML" in err
+    assert not (tmp_path / "c.tsv").exists()

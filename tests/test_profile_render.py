@@ -220,10 +220,11 @@ def test_natcomp_compare_draws_the_figure_from_the_long_rows_of_every_profile(tm
         write_profile(_profile(name, r_value=0.2), folder, f"profile of {name}")
         runs.append(str(tmp_path / name))
     drawn = []
-    monkeypatch.setattr(render, "compare_figure", lambda rows, path: drawn.append(rows))
+    monkeypatch.setattr(render, "compare_figure", lambda rows, path, title=None: drawn.append((rows, title)))
     output = tmp_path / "compare.tsv"
     assert cli.main(["compare", *runs, "--output", str(output)]) == 0
-    (rows,) = drawn
+    ((rows, title),) = drawn
+    assert "The runs differ in none of scale" in title, "the figure's title says what else differs"
     assert list(dict.fromkeys(rows["model"])) == ["a", "b"]
     assert len(rows) == 2 * len(_profile("a")), "every row of both profiles, one per model"
 

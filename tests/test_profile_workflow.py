@@ -685,7 +685,12 @@ def test_two_real_profiles_are_compared_item_by_item(encoder_profile, causal_pro
     header = lines[0].split("\t")
     rows = [dict(zip(header, line.split("\t"))) for line in lines[1:]]
     assert f"difference ({llama.name} - tiny-encoder)" in header
-    both = [row for row in rows if row["tiny-encoder [demo]"] != "" and row[f"{llama.name} [demo]"] != ""]
+    # the headers say what differs besides the model: the checkpoints' dtypes and the chat template
+    encoder_value = "tiny-encoder [demo; dtype auto (checkpoint fp32); chat template -]"
+    llama_value = f"{llama.name} [demo; dtype auto (checkpoint bf16); chat template plane off]"
+    assert {encoder_value, llama_value} <= set(header), header
+    assert "The runs differ in dtype (tiny-encoder: auto (checkpoint fp32)" in result.stderr
+    both = [row for row in rows if row[encoder_value] != "" and row[llama_value] != ""]
     assert len(both) >= 15
     for row in both:
         assert row["p_value"] != "" and row["p_holm"] != "", row

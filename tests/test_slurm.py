@@ -13,9 +13,11 @@ import pytest
 import yaml
 
 from natcomp.mt.nmt import FINISHED_STAMP, is_whole_checkpoint
+from system_tests import slurm_unavailable
 from workflow_copy import DemoRun, copy_workflow, run_snakemake, snakemake_command
 
-pytestmark = pytest.mark.demo
+# skipped with the reason before any fixture runs (the demo among them) where the cluster is not started
+pytestmark = [pytest.mark.demo, pytest.mark.skipif(slurm_unavailable() is not None, reason=str(slurm_unavailable()))]
 pytest.importorskip("fairseq", reason="fairseq-fixed is not installed in this environment")
 
 MODEL = "results/mt/models/small/seed1/checkpoint_best.pt"

@@ -1,5 +1,5 @@
 """The project's venv as a researcher meets it: the model libraries import in a fresh
-interpreter, without natcomp's torchaudio guard (tools/install_fairseq.sh, docs/hf.md)."""
+interpreter, without natcomp's torchaudio guard (tools/install_fairseq.sh, docs/design/hf.md)."""
 
 from __future__ import annotations
 

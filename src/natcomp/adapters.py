@@ -5,7 +5,7 @@ weights and settings, no model) is an *adapter*: natcomp loads the base model it
 applies it (:mod:`natcomp.hf.models`, merged into the base's weights). This module reads
 such a folder and finds its base without torch, transformers or peft, so ``natcomp
 evaluate`` can refuse a bad adapter before any job and Snakemake can size a job from the
-base's ``config.json`` (:mod:`natcomp.jobsize`). Decisions (docs/hf.md, "Adapters as models"):
+base's ``config.json`` (:mod:`natcomp.jobsize`). Decisions (docs/design/hf.md, "Adapters as models"):
 
 - the base is ``base_model_name_or_path`` of ``adapter_config.json``, found as natcomp
   finds any model, and nothing is downloaded: a folder with ``config.json`` (a relative path

@@ -7,7 +7,7 @@ torch or peft is imported. :mod:`natcomp.hf.lora` applies the settings to a mode
 :meth:`natcomp.model_description.ModelDescription.resolve` decides ``auto`` for a model from
 its config (this module knows no model: it imports neither that module nor :mod:`natcomp.jobsize`).
 
-*The memory arithmetic behind ``auto``* (docs/hf.md, "Large models"). Full fine-tuning with
+*The memory arithmetic behind ``auto``* (docs/design/hf.md, "Large models"). Full fine-tuning with
 AdamW keeps fp32 master weights (4 bytes per parameter), their gradients (4) and the two
 AdamW moments (8): :data:`FULL_BYTES_PER_PARAMETER` = 16 bytes per parameter before any
 activation. natcomp fine-tunes in full while that takes at most
@@ -18,7 +18,7 @@ parameter in bf16, the adapters and the head trained in fp32). The papers' own m
 (BERT-base, RoBERTa-large: 0.1-0.4 billion) stay far below, so their runs keep the papers'
 full fine-tuning.
 
-*LoRA's learning rate* (docs/hf.md, "LoRA fine-tuning"). The families' learning rates are
+*LoRA's learning rate* (docs/design/hf.md, "LoRA fine-tuning"). The families' learning rates are
 full fine-tuning's (NonCompSST 5e-6, PLANE 5e-5, PSS 2e-5); LoRA's B matrix starts at zero,
 and at those rates the adapters barely move. ``learning_rate`` null takes QLoRA's rates
 (Dettmers et al. 2023, appendix B, Table 9): 2e-4 for models up to 13B parameters, 1e-4 for

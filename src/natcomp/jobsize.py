@@ -7,7 +7,7 @@ fine-tuning), its host memory for everything but the weights and its minutes, bo
 base-size encoder (BERT-base, 110M parameters, the size the papers ran). :func:`size_job`
 sizes one job for the model it runs; the rules read it through :class:`RuleResources`
 (``gpu=``, ``mem_mb=``, ``runtime=``), the plan of ``natcomp evaluate`` through the same
-function (issues 34 and 43; docs/hf.md, "Large models", and docs/running.md, "Memory and
+function (issues 34 and 43; docs/design/hf.md, "Large models", and docs/running.md, "Memory and
 time of a job that runs a model"). The constants and why:
 
 - *the model*: its :class:`~natcomp.model_description.ModelDescription` (config, nested text
@@ -318,7 +318,7 @@ def size_table(
     for each model of ``configs`` (name -> its ``config.json`` as a mapping) in a run of
     ``run_config`` (its families' fine-tuning settings, batch sizes and lengths; None: the
     defaults): the method of fine-tuning, the GPUs (the GPU memory needed), the host memory
-    and the time; docs/hf.md holds the one of :data:`natcomp.hf.tiny_architectures.REAL_SHAPES`
+    and the time; docs/design/hf.md holds the one of :data:`natcomp.hf.tiny_architectures.REAL_SHAPES`
     at paper scale."""
     from natcomp.finetuning import FAMILY_SECTIONS
 

@@ -1,6 +1,6 @@
 """What natcomp knows of a model before it loads a weight: one description, built once from
 its ``config.json`` and read by the plan of ``natcomp evaluate``, the job sizes
-(:mod:`natcomp.jobsize`), the run record and the profile page (docs/hf.md, "The model
+(:mod:`natcomp.jobsize`), the run record and the profile page (docs/design/hf.md, "The model
 description").
 
 Torch-free, like :mod:`natcomp.finetuning` and :mod:`natcomp.jobsize`: Snakemake sizes its

@@ -2,7 +2,7 @@
 (issue 41.2), at CI scale: each (architecture, family) cell runs the family's library entry
 point (not Snakemake) on a few items and checks that what comes out has values: finite
 numbers, the right shapes, the right columns. A cell either runs or asserts a deliberate
-one-line refusal (a :class:`ConfigError`); see docs/hf.md, "Architecture x family".
+one-line refusal (a :class:`ConfigError`); see docs/design/hf.md, "Architecture x family".
 
 The families and their entry points:
 
@@ -85,7 +85,7 @@ TREES = (
 
 # ------------------------------------------------------------------ the cells
 
-#: the columns of docs/hf.md's table: the families, PLANE's three parts apart
+#: the columns of docs/design/hf.md's table: the families, PLANE's three parts apart
 FAMILIES = ("mt", "noncompsst", "plane-finetune", "plane-prompting", "plane-nli", "pss", "tre")
 
 

@@ -34,7 +34,7 @@ from natcomp.mt.lexicon import load_synonyms
 from natcomp.mt.scoring import probe_synonym_candidates, score_items
 from natcomp.shipped import resource_path
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "mt.md"
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "design" / "mt.md"
 HEADING = "### Hand-made cases per language"
 
 HEART = {"de": ("Herz", "Herzchen"), "fr": ("cœur", "coeur"), "es": ("corazón",)}
@@ -535,7 +535,7 @@ def test_every_measure_and_language_has_cases():
 
 def test_docs_print_the_table_of_cases():
     text = DOCS.read_text(encoding="utf-8")
-    assert HEADING in text, f"docs/mt.md lacks {HEADING!r}"
+    assert HEADING in text, f"docs/design/mt.md lacks {HEADING!r}"
     section = text.split(HEADING, 1)[1]
     assert markdown_table() in section
 

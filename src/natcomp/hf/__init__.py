@@ -10,7 +10,7 @@ embedded by an encoder named in config: PSS and TRE), ``training``,
 for one GPU spread over the job's GPUs), ``tiny_architectures`` (tiny offline
 models of released architectures) and ``torchaudio_guard``; this package re-exports their
 API, each name imported from its module on first use (so that ``import natcomp.hf.kinds``,
-or a plan that needs no model, does not load torch and transformers). See docs/hf.md.
+or a plan that needs no model, does not load torch and transformers). See docs/design/hf.md.
 """
 
 from natcomp.hf.torchaudio_guard import hide_mismatched_torchaudio

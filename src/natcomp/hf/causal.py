@@ -9,7 +9,7 @@
   transformers' ``generate``, stop strings, per-item token limits) in length-sorted,
   left-padded batches, and scores given continuations (:meth:`CausalGenerator.loglikelihoods`).
 
-See docs/hf.md, "Causal language models".
+See docs/design/hf.md, "Causal language models".
 """
 
 from __future__ import annotations
@@ -353,7 +353,7 @@ class CausalGenerator:
 
     The model is loaded in the dtype :func:`natcomp.hf.precision.inference_dtype` gives for
     the settings' precision on the device, which ``precision`` names (fp16 or bf16 asked for
-    on a CPU is a :class:`ConfigError`). See docs/hf.md, "Causal language models"."""
+    on a CPU is a :class:`ConfigError`). See docs/design/hf.md, "Causal language models"."""
 
     def __init__(self, model, settings: GenerationSettings, *, key: str = "model", threads: int = 1):
         self.model_name, self.settings, self.key = str(model), settings, key

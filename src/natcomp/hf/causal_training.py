@@ -7,7 +7,7 @@ model learns to answer the prompt, not to write prompts. The loop is the one of
 :func:`natcomp.hf.seq2seq.train_translation_model`
 (:func:`natcomp.hf.training.train_in_length_sorted_batches`). The code assumes no prompt
 format: the caller (``natcomp.mt.prompting`` for the demo) makes prompts and completions.
-See docs/hf.md.
+See docs/design/hf.md.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Where a model's weights go when it loads, and where its inputs and heads go after: the
-job's one device, or spread over the job's GPUs when they do not fit one (docs/hf.md,
+job's one device, or spread over the job's GPUs when they do not fit one (docs/design/hf.md,
 "Large models").
 
 :func:`placement` decides from the model's size, the dtype it loads in and the memory of

@@ -1,4 +1,4 @@
-"""One precision policy for every Hugging Face model natcomp runs (docs/hf.md, "Precision").
+"""One precision policy for every Hugging Face model natcomp runs (docs/design/hf.md, "Precision").
 
 Released LLMs say ``bfloat16`` (or ``float16``) in their config, and transformers loads a
 checkpoint in that dtype unless told otherwise. natcomp always tells it, by one rule,

@@ -9,7 +9,7 @@
 * :func:`train_translation_model` trains such a model on parallel text (a plain torch loop:
   AdamW, warm-up, label smoothing, length-sorted batches in a shuffled order).
 
-Used by the MT family (``natcomp.mt.hf_translation``). See docs/hf.md.
+Used by the MT family (``natcomp.mt.hf_translation``). See docs/design/hf.md.
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ through ``from_pretrained``. GPT-2, BERT, Marian and M2M100 are built by natcomp
 builders (:func:`~natcomp.hf.causal.build_tiny_causal_lm`,
 :func:`~natcomp.hf.models.build_tiny_model`,
 :func:`~natcomp.hf.seq2seq.build_tiny_translation_model`), the others here. Each build
-takes a fraction of a second on a CPU. See docs/hf.md, "Tiny models of real architectures".
+takes a fraction of a second on a CPU. See docs/design/hf.md, "Tiny models of real architectures".
 """
 
 from __future__ import annotations

@@ -23,7 +23,7 @@ prompt up to the mask, the continuation the verbaliser and the rest of the templ
 the model writes greedily at the mask (its first prediction there, as the masked path's
 top token over the vocabulary), -1 where it writes none of them. Zero-shot always takes
 the latter.
-See docs/plane.md, "Causal LMs".
+See docs/design/plane.md, "Causal LMs".
 """
 
 from __future__ import annotations

@@ -138,7 +138,8 @@ def model_help(what: str) -> str:
 
     return (
         f"{what}: a save_pretrained folder, a peft adapter folder (adapter_config.json: its base is loaded and the "
-        f"adapter merged), a shipped model ({shipped_model_ids()}) or a Hub id in the local Hugging Face cache"
+        f"adapter merged), a shipped model ({shipped_model_ids()}) or a Hub id (from the local Hugging Face cache; one not cached is "
+        "downloaded while Hub access is on, refused under HF_HUB_OFFLINE=1)"
     )
 
 
@@ -837,7 +838,7 @@ def _add_compare(subparsers) -> None:
 def _cmd_compare(args: argparse.Namespace) -> int:
     import pandas as pd
 
-    from natcomp.profile.compare import load_run, paired_rows
+    from natcomp.profile.compare import header_labels, load_run, paired_rows, settings_note
     from natcomp.profile.render import compare_figure
     from natcomp.profile.table import COMPARE_COLUMNS, compare_profiles
     from natcomp.tsv import write_tsv
@@ -852,7 +853,9 @@ def _cmd_compare(args: argparse.Namespace) -> int:
     if len(args.runs) > 2 and board.resolve() in (args.output.resolve(), figure.resolve()):
         raise OptionError("--board", f"{board} is the table's or the figure's file; expected another file")
     runs = [load_run(run) for run in args.runs]
-    table = compare_profiles([run.profile for run in runs])
+    # what the runs differ in besides the model: in each model's header, the figure and a line here
+    table = compare_profiles([run.profile for run in runs], header_labels(runs))
+    note = settings_note(runs)
     for run in runs:
         if run.outcomes is None:
             print(f"{PROG} compare: {run.missing}: its rows are not tested", file=sys.stderr)
@@ -863,13 +866,18 @@ def _cmd_compare(args: argparse.Namespace) -> int:
         table = pd.concat([table, paired], axis=1)
     write_tsv(args.output, table, float_format="%.6g")
     # the figure is drawn from the long rows (sd, baseline, flag per row), not the wide table
-    compare_figure(pd.concat([run.profile for run in runs], ignore_index=True), figure)
+    compare_figure(
+        pd.concat([run.profile for run in runs], ignore_index=True),
+        figure,
+        f"Profiles compared: each model's value per family, measure and setting. {note}",
+    )
     written = [str(args.output), str(figure)]
     if len(runs) > 2:
         from natcomp.profile.board import write_board
 
         written.append(str(write_board(runs, board, resamples=max(100, args.resamples // 2))))
     print(f"{PROG} compare: {len(runs)} profiles, {len(table)} rows -> {', '.join(written)}", file=sys.stderr)
+    print(f"{PROG} compare: {note}", file=sys.stderr)
     if len(runs) == 2:
         for line in _verdict_lines(table, runs[0].name, runs[1].name):
             print(f"{PROG} compare: {line}", file=sys.stderr)

@@ -1,6 +1,6 @@
 """The jobs of a profile that run the model, as ``natcomp evaluate`` plans them: each
 family's rules that load the model, with the GPUs, GPU memory, host memory and time of
-their jobs and, for fine-tuning, the method (:mod:`natcomp.jobsize`; docs/hf.md, "Large
+their jobs and, for fine-tuning, the method (:mod:`natcomp.jobsize`; docs/design/hf.md, "Large
 models"). Decided from the model's description (:mod:`natcomp.model_description`) before
 any job: a model too large for ``gpus.max_per_job`` stops the plan with one line."""
 

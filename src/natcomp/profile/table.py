@@ -680,12 +680,13 @@ _COMPARE_BLOCK = (
 _COMPARE_WORDS = {"flag", "note"}
 
 
-def compare_profiles(profiles: Sequence[pd.DataFrame]) -> pd.DataFrame:
+def compare_profiles(profiles: Sequence[pd.DataFrame], labels: Sequence[str] | None = None) -> pd.DataFrame:
     """Profiles side by side (compare.tsv): one row per family, measure and setting with its
-    unit and direction; per model the block ``<model> [<scale>]`` (the value), ``<model> sd``,
-    ``<model> n``, ``<model> baseline``, ``<model> flag``, ``<model> note`` and, only where
-    the model has a paper value, ``<model> [published]``. A row a model does not have stays
-    blank (NaN, or "" for words), never 0."""
+    unit and direction; per model the block ``<model> [<label>]`` (the value; the label is the
+    scale unless ``labels`` gives one per profile: natcomp compare adds the settings that
+    differ between the runs), ``<model> sd``, ``<model> n``, ``<model> baseline``, ``<model>
+    flag``, ``<model> note`` and, only where the model has a paper value, ``<model>
+    [published]``. A row a model does not have stays blank (NaN, or "" for words), never 0."""
     keys = list(COMPARE_COLUMNS)
     names = [
         str(profile["model"].iloc[0]) if len(profile) else f"run{index + 1}" for index, profile in enumerate(profiles)
@@ -704,8 +705,10 @@ def compare_profiles(profiles: Sequence[pd.DataFrame]) -> pd.DataFrame:
     table = pd.DataFrame(order, columns=keys)
     table["unit"] = [described[key][0] for key in order]
     table["direction"] = [described[key][1] for key in order]
-    for name, profile in zip(names, profiles):
+    for index, (name, profile) in enumerate(zip(names, profiles)):
         scale = ", ".join(sorted(set(profile["scale"]))) or "unknown scale"
+        if labels is not None:
+            scale = labels[index]
         indexed = profile.set_index(keys)
         for column, suffix in (*_COMPARE_BLOCK, ("paper_value", None)):
             header = f"{name} {suffix}" if suffix else f"{name} [{scale}]"

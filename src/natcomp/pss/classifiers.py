@@ -13,7 +13,7 @@ same layer the same way as :func:`natcomp.hf.encode` (:func:`natcomp.hf.hidden_s
 A decoder-only model (GPT-2, Llama) is fine-tuned the same way: with pooling ``last`` and
 the ``linear`` head this is transformers' sequence-classification head of a causal LM (a
 linear map of the last real token's state), with pooling ``mean`` the head reads the mean
-of the real tokens' states (docs/pss_tre.md, "Causal LMs").
+of the real tokens' states (docs/design/pss_tre.md, "Causal LMs").
 """
 
 from __future__ import annotations
