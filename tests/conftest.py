@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from system_tests import slurm_unavailable
+from worker_groups import claim_for_this_worker, xdist_groups
 from workflow_copy import DemoRun, copy_workflow, run_snakemake
 
 REPO = Path(__file__).resolve().parents[1]
@@ -107,7 +108,7 @@ def tatoeba_archive():
 
 
 @pytest.fixture(scope="session")
-def slurm_cluster():
+def slurm_cluster(tmp_path_factory):
     """A single-node SLURM cluster (tests/slurm/cluster_up.sh) for the whole session.
 
     Yields the Snakemake options that send every non-local job through sbatch with the
@@ -117,6 +118,7 @@ def slurm_cluster():
     reason = slurm_unavailable()
     if reason:
         pytest.skip(reason)
+    claim_for_this_worker(tmp_path_factory, "slurm_cluster")
     up = subprocess.run([CLUSTER_SCRIPTS / "cluster_up.sh"], capture_output=True, text=True, timeout=900)
     if up.returncode != 0:
         pytest.fail(f"tests/slurm/cluster_up.sh failed on a machine that should host SLURM:\n{up.stdout}{up.stderr}")
@@ -153,11 +155,12 @@ def install_chromium() -> str | None:
 
 
 @pytest.fixture(scope="session")
-def chromium() -> str:
+def chromium(tmp_path_factory) -> str:
     """A headless Chromium's binary (tests/browser.py drives it); skipped with the reason
     where the machine has none and may not install it."""
     from browser import chromium_binary
 
+    claim_for_this_worker(tmp_path_factory, "chromium")
     binary = chromium_binary()
     if binary is None:
         reason = install_chromium()
@@ -169,32 +172,24 @@ def chromium() -> str:
     return binary
 
 
-#: session fixtures that one worker of a parallel run (``make test``: pytest-xdist) must own
-#: alone: one demo run, one SLURM cluster, one model server, one apt install of Chromium
-WORKER_OWNED_FIXTURES = ("demo_run", "slurm_cluster", "served_model", "chromium")
+#: what tests asked to show in the run's summary (``record_property("ci_log", text)``): a
+#: test's own prints do not reach the terminal from a pytest-xdist worker, its properties do
+CI_LOG: list[str] = []
 
 
-def xdist_groups(items) -> dict[str, str]:
-    """Each test's group for pytest-xdist's ``--dist loadgroup`` (node id -> group name): a
-    module runs on one worker (its module fixtures, some of them demo-scale runs, are built
-    once), and modules that use the same :data:`WORKER_OWNED_FIXTURES` run on the same
-    worker, one after another, so that fixture is made once and never twice at a time."""
-    parent: dict[str, str] = {}
-
-    def find(node: str) -> str:
-        while parent.setdefault(node, node) != node:
-            node = parent[node]
-        return node
-
-    modules = {item.nodeid: item.nodeid.split("::")[0] for item in items}
-    for item in items:
-        for fixture in WORKER_OWNED_FIXTURES:
-            if fixture in item.fixturenames:
-                # the fixture's node is the root, so the group is named after the first fixture it owns
-                parent[find(modules[item.nodeid])] = find(f"fixture {fixture}")
-    return {nodeid: find(module) for nodeid, module in modules.items()}
+def pytest_runtest_logreport(report):
+    if report.when == "call":
+        CI_LOG.extend(value for name, value in report.user_properties if name == "ci_log")
 
 
+def pytest_terminal_summary(terminalreporter):
+    for text in CI_LOG:
+        terminalreporter.write_sep("-", "recorded for the CI log")
+        terminalreporter.write_line(text)
+
+
+# before pytest-xdist's own hook, which reads the groups off the marks: after it, they are ignored
+@pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(config, items):
     groups = xdist_groups(items)
     for item in items:
@@ -224,6 +219,7 @@ def demo_run(tmp_path_factory) -> DemoRun:
     """
     from natcomp.machine_speed import children_cpu_seconds, measure
 
+    claim_for_this_worker(tmp_path_factory, "demo_run")
     workdir = copy_workflow(tmp_path_factory.mktemp("demo"))
     reference = measure()  # the demo's budgets are in units of it (tests/test_demo_budget.py)
     cpu = children_cpu_seconds()
@@ -256,6 +252,7 @@ def served_model(tmp_path_factory):
 
     from served_fixtures import MODEL_ID, TransformersServe, build_served_model
 
+    claim_for_this_worker(tmp_path_factory, "served_model")
     root = tmp_path_factory.mktemp("served")
     folder, hub = build_served_model(root)
     server = TransformersServe(hub, root / "transformers_serve.log")

@@ -35,7 +35,7 @@ RULE_BUDGETS = {
     "mt_translate": 30,
     "mt_translate_epochs": 50,
     "mt_system_translate": 50,
-    "mt_demo_pretrained_system": 50,
+    "mt_demo_pretrained_system": 70,
     "mt_demo_causal_lm": 40,
     "plane_finetune": 35,
     "plane_finetune_length": 25,
@@ -70,24 +70,31 @@ def job_budget(job) -> tuple[float | None, str, float]:
     return job.wall, "wall", WALL_BUDGET
 
 
-def test_every_demo_job_stays_within_its_rules_budget(demo_jobs, capsys):
+def test_every_demo_job_stays_within_its_rules_budget(demo_jobs, record_property):
     jobs, elapsed, run = demo_jobs
     reference = run.reference
-    with capsys.disabled():  # in the CI log every run, not only when a budget is broken
-        print(f"\n{reference.describe()}")
-        print(
-            f"the demo took {elapsed:.0f} s of wall time ({reference.units(elapsed):.0f} units) and "
-            f"{run.cpu:.0f} CPU s ({reference.units(run.cpu):.0f} units)"
-        )
-        print("the demo's time (natcomp.jobtimes):\n" + breakdown(jobs, elapsed, rules=10))
     assert len(jobs) > 100, "the whole demo's jobs, read from its log"
     assert any(job.benchmark and job.cpu is not None for job in jobs), "the benchmark files were read"
     measured = [(job, *job_budget(job)) for job in jobs if job_budget(job)[0] is not None]
     nearest = sorted(measured, key=lambda row: reference.units(row[1]) / row[3], reverse=True)
-    with capsys.disabled():
-        print("the jobs nearest their budget:")
-        for job, seconds, kind, budget in nearest[:12]:
-            print(f"  {job.rule:32} {seconds:6.1f} {kind:4} s {reference.units(seconds):6.1f} units, budget {budget}")
+    # in the CI log on every run, not only when a budget is broken (conftest prints it at the end)
+    record_property(
+        "ci_log",
+        "\n".join(
+            [
+                reference.describe(),
+                f"the demo took {elapsed:.0f} s of wall time ({reference.units(elapsed):.0f} units) and "
+                f"{run.cpu:.0f} CPU s ({reference.units(run.cpu):.0f} units)",
+                "the demo's time (natcomp.jobtimes):",
+                breakdown(jobs, elapsed, rules=10),
+                "the jobs nearest their budget:",
+                *(
+                    f"  {job.rule:32} {seconds:6.1f} {kind:4} s {reference.units(seconds):6.1f} units, budget {budget}"
+                    for job, seconds, kind, budget in nearest[:12]
+                ),
+            ]
+        ),
+    )
     over = [
         f"{job.rule} ({', '.join(job.outputs[:1])}): {seconds:.0f} {kind} s = "
         f"{reference.units(seconds):.0f} units, budget {budget} units"
