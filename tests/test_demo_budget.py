@@ -11,8 +11,8 @@ a slow machine does not fail these tests, and a regression on a slow machine is 
 by a budget in seconds sized for it. CPU time, not wall time, because the demo shares the
 machine with the other test worker (``make test`` runs two): what other work does to a job's
 wall time is not the job's. A job's CPU time is its benchmark file's ``cpu_time`` where its
-rule has one; a rule without one is held to its wall time (natcomp.jobtimes), with the
-default budget's room for sharing the cores. The whole demo's CPU time is that of Snakemake
+rule has one; a rule without one is held to its wall time (natcomp.jobtimes), with
+room for sharing its core (WALL_BUDGET). The whole demo's CPU time is that of Snakemake
 and every job it ran (``getrusage`` of the process tree).
 
 The budgets are about twice what each rule took on the idle 2-core development machine
@@ -31,7 +31,7 @@ pytestmark = pytest.mark.demo
 #: reference units of CPU time one job of a rule may take; rules not named here get
 #: DEFAULT_BUDGET
 RULE_BUDGETS = {
-    "mt_train": 130,
+    "mt_train": 180,
     "mt_translate": 30,
     "mt_translate_epochs": 50,
     "mt_system_translate": 50,
@@ -41,9 +41,9 @@ RULE_BUDGETS = {
     "plane_finetune_length": 25,
     "noncompsst_train": 25,
 }
-DEFAULT_BUDGET = 15
-#: reference units of wall time a job of a rule without a benchmark file may take: twice the
-#: default, room for a job that shares its core with the other test worker
+DEFAULT_BUDGET = 20
+#: reference units of wall time a job of a rule without a benchmark file may take: such jobs
+#: are short (under 10 units idle), and the room is for sharing a core with the other worker
 WALL_BUDGET = 30
 #: the whole demo's CPU time (Snakemake and every job), in reference units: about 1.5 times
 #: what it takes on the idle 2-core machine (docs/performance.md has the figure): it fails
