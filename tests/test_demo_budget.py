@@ -18,8 +18,8 @@ and every job it ran (``getrusage`` of the process tree).
 The budgets are about twice what each rule took on the idle 2-core development machine
 (docs/performance.md gives the figures and the reference they were measured with); a rule
 that needs more is a decision, made here and written in docs/performance.md with its reason.
-The breakdown (time per family, the largest rules, the critical path) is printed into the
-test log on every run.
+The breakdown (time per family, the largest rules, the critical path, the jobs nearest their
+budget) is in the summary of every run's log, "recorded for the CI log".
 """
 
 import pytest
