@@ -17,6 +17,7 @@ import pytest
 import natcomp
 from natcomp import cli, cliargs
 from natcomp.cli import main
+from natcomp.cli_reference import sub_commands, walk
 
 RESOURCES = Path(__file__).resolve().parents[1] / "resources"
 
@@ -41,25 +42,9 @@ def test_version_falls_back_to_the_package_attribute(monkeypatch, capsys):
     assert capsys.readouterr().out == "natcomp 9.8.7\n"
 
 
-def _sub_parsers(parser: argparse.ArgumentParser):
-    """``(name, help, sub-parser)`` of every command of ``parser``'s sub-command action, if it has one."""
-    for action in parser._actions:
-        if isinstance(action, argparse._SubParsersAction):
-            helps = {choice.dest: choice.help for choice in action._choices_actions}
-            for name, sub in action.choices.items():
-                yield name, helps.get(name), sub
-
-
-def _walk(parser: argparse.ArgumentParser, path: tuple[str, ...] = ()):
-    """``(command path, parser)`` of the whole tree, recursively."""
-    yield path, parser
-    for name, _, sub in _sub_parsers(parser):
-        yield from _walk(sub, (*path, name))
-
-
 def test_every_family_is_a_group_with_its_commands():
     """natcomp <family> <verb>; beside the groups only the cross-family evaluate and compare."""
-    tree = {path: parser for path, parser in _walk(cli.build_parser())}
+    tree = {path: parser for path, parser in walk(cli.build_parser())}
     assert {path for path in tree if len(path) == 1} == {
         ("mt",),
         ("noncompsst",),
@@ -82,7 +67,7 @@ def test_every_model_option_names_the_shipped_models():
     from natcomp.shipped import SHIPPED_MODELS
 
     model_options = {}
-    for path, parser in _walk(cli.build_parser()):
+    for path, parser in walk(cli.build_parser()):
         for action in parser._actions:
             if "--model" in action.option_strings:
                 model_options[" ".join(path)] = action.help
@@ -96,11 +81,11 @@ def test_every_command_and_option_has_a_one_line_help_in_plain_text():
     """Walks the whole parser tree: a command without a help line in its group's list or without a
     description in its own --help, or an option (other than -h) without a help text, fails."""
     missing = []
-    for path, parser in _walk(cli.build_parser()):
+    for path, parser in walk(cli.build_parser()):
         name = " ".join(("natcomp", *path))
         if not (parser.description or "").strip():
             missing.append(f"{name}: no description")
-        for command, help_text, _ in _sub_parsers(parser):
+        for command, help_text, _ in sub_commands(parser):
             if not (help_text or "").strip() or "\n" in help_text:
                 missing.append(f"{name} {command}: no one-line help in the command list")
         for action in parser._actions:
@@ -117,11 +102,11 @@ def test_every_command_and_option_has_a_one_line_help_in_plain_text():
 def test_the_walk_finds_a_command_or_option_without_help():
     """The check above can fail: a command and an option without help are found."""
     parser = cli.build_parser()
-    family = next(sub for name, _, sub in _sub_parsers(parser) if name == "pss")
+    family = next(sub for name, _, sub in sub_commands(parser) if name == "pss")
     commands = next(a for a in family._actions if isinstance(a, argparse._SubParsersAction))
     bare = commands.add_parser("bare")
     bare.add_argument("--flag")
-    found = [(path, p) for path, p in _walk(parser) if path == ("pss", "bare")]
+    found = [(path, p) for path, p in walk(parser) if path == ("pss", "bare")]
     assert len(found) == 1 and not found[0][1].description
     assert found[0][1]._actions[-1].help is None
 
@@ -215,7 +200,7 @@ def test_a_built_wheel_carries_the_resources(tmp_path):
 
 def _leaf_commands():
     """The command path of every command that runs (no sub-commands of its own)."""
-    return [path for path, parser in _walk(cli.build_parser()) if path and not list(_sub_parsers(parser))]
+    return [path for path, parser in walk(cli.build_parser()) if path and not list(sub_commands(parser))]
 
 
 @pytest.mark.parametrize("path", _leaf_commands(), ids=" ".join)

@@ -305,5 +305,5 @@ def test_a_run_record_that_is_not_yaml_is_refused_in_one_line(runs, tmp_path, ca
     (runs["strong"] / "natcomp_profile.yaml").write_text("scale: [demo\n")
     status, err = compare(runs["weak"], runs["strong"], "-o", tmp_path / "c.tsv", capsys=capsys)
     assert status == 2 and len(err.strip().splitlines()) == 1, err
-    assert "natcomp_profile.yaml" in err and "not readable as YAML" in err
+    assert "natcomp_profile.yaml" in err and "not valid YAML" in err
     assert not (tmp_path / "c.tsv").exists()

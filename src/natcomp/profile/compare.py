@@ -120,16 +120,12 @@ def _run_folder(profile_path: Path) -> Path | None:
 
 def _read_yaml(path: Path) -> dict | None:
     """A run's record or config as a mapping; None where the file is absent. A file that is
-    there but not YAML is refused (natcomp wrote it: someone edited it)."""
-    import yaml
+    there but not YAML, or not a mapping, is refused (natcomp wrote it: someone edited it)."""
+    from natcomp.files import read_yaml
 
     if not path.is_file():
         return None
-    try:
-        loaded = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except yaml.YAMLError as error:
-        line = error.problem_mark.line + 1 if getattr(error, "problem_mark", None) else None
-        raise InputError(path, "not readable as YAML; expected the file natcomp evaluate wrote", line) from None
+    loaded = read_yaml(path)
     if loaded is not None and not isinstance(loaded, dict):
         raise InputError(path, f"holds a {type(loaded).__name__}; expected the mapping natcomp evaluate wrote")
     return loaded
