@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
+import os
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +23,10 @@ def logged(log_path: str | Path) -> Iterator[logging.Logger]:
     :class:`natcomp.errors.NatcompError` or an OS error on a named path) is logged as the
     same one line the command line prints (``ERROR: <path>[, line N]: <what was expected>``,
     :func:`natcomp.errors.one_line`); any other exception with its type.
+
+    A workflow script is this block and nothing after it (``tests/test_rulelog.py`` checks
+    every script), so when the block finishes in a job's own process the job is done:
+    :func:`end_job_process` ends it at once instead of tearing down its interpreter.
     """
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w", buffering=1, encoding="utf-8") as log_file:
@@ -39,3 +46,31 @@ def logged(log_path: str | Path) -> Iterator[logging.Logger]:
         finally:
             sys.stderr = previous_stderr
             root.removeHandler(handler)
+    if is_job_process():
+        end_job_process()
+
+
+def is_job_process() -> bool:
+    """Whether this process is a Snakemake job running a workflow script: Snakemake runs the
+    script as the main program with its ``snakemake`` object among the script's globals. A
+    script run inside another program (a test's ``runpy.run_path``) is not."""
+    return getattr(sys.modules.get("__main__"), "snakemake", None) is not None
+
+
+def end_job_process() -> None:
+    """End a finished job's process with exit status 0 without the interpreter's teardown.
+
+    Freeing every module of torch, transformers or fairseq at exit costs a job about a
+    second (0.4 s after ``import torch``, 1 s after a transformers model class, 0.8 s after
+    fairseq; docs/performance.md, "Jobs end without teardown"), and the demo runs some
+    fifty such jobs. What exit must still do is done first: the atexit functions
+    (multiprocessing stops its children, logging flushes) and the standard streams. Outputs
+    are complete already: natcomp writes each through a context manager that renames it
+    into place on success. Where a thread other than a daemon one still runs, the process
+    ends the normal way, which waits for it."""
+    if any(thread is not threading.main_thread() and not thread.daemon for thread in threading.enumerate()):
+        return
+    atexit._run_exitfuncs()  # what interpreter exit runs first; CPython's, not a public API
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
+    os._exit(0)

@@ -10,16 +10,19 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 import numpy as np
 
 from natcomp.errors import InputError
 from natcomp.files import read_lines
-from natcomp.pss.classifiers import HeadSettings, predict_head, train_head
 from natcomp.pss.encoders import MODES
 from natcomp.pss.pairs import Pair, prepare_sentence
 from natcomp.pss.scoring import polarity_sensitivity, relative_pss
+
+if TYPE_CHECKING:  # torch is imported by the heads' training only, not by the sets and tables
+    from natcomp.pss.classifiers import HeadSettings
 
 __all__ = [
     "DIRECTIONS",
@@ -168,6 +171,8 @@ def evaluate_frozen(
     ``predicted`` dict gets the predictions (``test``, ``pairs``: originals then rewrites),
     for :func:`item_outcomes`.
     """
+    from natcomp.pss.classifiers import predict_head, train_head
+
     n = len(pairs.originals)
     if len(pair_embeddings) != 2 * n:
         raise ValueError(f"{len(pair_embeddings)} pair embeddings for {n} pairs; expected originals then rewrites")

@@ -14,15 +14,18 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 from pathlib import Path
 
 import numpy as np
 import pandas as pd
 
 from natcomp.errors import InputError
-from natcomp.tre.reconstruction import TreSettings, held_out_reconstruction_error, tree_reconstruction_error
 from natcomp.tre.sentiment_trees import read_sentiment_trees, sentence_text, tree_impurity, weighted_node_switching
 from natcomp.trees import Tree
+
+if TYPE_CHECKING:  # torch is imported by the fits only, not by the tables that read this module
+    from natcomp.tre.reconstruction import TreSettings
 
 __all__ = [
     "PHRASE_COLUMNS",
@@ -151,6 +154,8 @@ def fit_scores(
     if len(embeddings) != len(trees):
         raise ValueError(f"{len(embeddings)} embeddings for {len(trees)} trees; expected one per tree, same order")
     just_trees = [tree for _, _, tree in trees]
+    from natcomp.tre.reconstruction import tree_reconstruction_error
+
     table = score_trees(trees)
     targets = {"tre": embeddings, **(_baselines(embeddings, settings.seed) if baseline else {})}
     for column, column_targets in targets.items():
@@ -208,6 +213,8 @@ def held_out_scores(
     shuffled across phrases and the sentence embeddings across sentences (seeds
     ``settings.seed`` for the phrases and ``settings.seed + 1`` for the sentences).
     """
+    from natcomp.tre.reconstruction import held_out_reconstruction_error
+
     phrases = training_phrases(train_trees)
     if len(phrase_embeddings) != len(phrases):
         raise ValueError(f"{len(phrase_embeddings)} phrase embeddings for {len(phrases)} distinct training phrases")
