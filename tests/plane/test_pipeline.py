@@ -4,6 +4,7 @@ import pickle
 
 import pytest
 
+from natcomp.errors import InputError
 from natcomp.plane.pipeline import check_released, check_released_pair
 from natcomp.plane.released import read_released
 from natcomp.plane.splits import GoodSettings, OneItSettings, SplitLeak, good_split, one_it_split
@@ -123,6 +124,19 @@ def _settings():
     return hf.FineTuneSettings(epochs=1, batch_size=16, learning_rate=1e-3, max_length=12, seed=1, device="cpu")
 
 
+def _write_good_split(small_resource, folder):
+    """A small GOoD split of ``small_resource`` written as the workflow writes splits: the
+    train and test frames and their paths."""
+    from natcomp.plane.splits import SPLIT_COLUMNS
+    from natcomp.tsv import write_tsv
+
+    resource, _ = small_resource
+    train, test = good_split(resource, GoodSettings(test_noun_fraction=0.2, train_draws=30, test_draws=3), seed=1)
+    write_tsv(folder / "train.tsv", train, SPLIT_COLUMNS)
+    write_tsv(folder / "test.tsv", test, SPLIT_COLUMNS)
+    return train, test, (folder / "train.tsv", folder / "test.tsv")
+
+
 def test_finetune_on_a_released_pair_reports_released_rows(released_like, tiny_encoder, tmp_path):
     from natcomp.plane.pipeline import run_finetune_released
 
@@ -151,13 +165,7 @@ def test_own_model_on_a_released_test_only_when_disjoint(released_like, tiny_enc
     from our train side leaks and fails the job before training."""
     from natcomp.plane.pipeline import run_finetune
 
-    resource, _ = small_resource
-    train, test = good_split(resource, GoodSettings(test_noun_fraction=0.2, train_draws=30, test_draws=3), seed=1)
-    from natcomp.tsv import write_tsv
-    from natcomp.plane.splits import SPLIT_COLUMNS
-
-    write_tsv(tmp_path / "train.tsv", train, SPLIT_COLUMNS)
-    write_tsv(tmp_path / "test.tsv", test, SPLIT_COLUMNS)
+    train, test, _ = _write_good_split(small_resource, tmp_path)
     disjoint = tmp_path / "released_test.pkl"
     disjoint.write_bytes(pickle.dumps(released_rows(test, "ood"), protocol=4))
     args = (tiny_encoder, "good", 1, tmp_path / "train.tsv", tmp_path / "test.tsv")
@@ -174,13 +182,8 @@ def test_length_sweep_cuts_the_inputs_and_averages_over_splits(tiny_encoder, tmp
     """At 2 tokens every input is [CLS] [SEP]: one answer for all, accuracy = the balanced
     test's 0.5. The sweep table averages over splits per length."""
     from natcomp.plane.pipeline import length_sweep_outputs, run_finetune_length
-    from natcomp.plane.splits import SPLIT_COLUMNS
-    from natcomp.tsv import write_tsv
 
-    resource, _ = small_resource
-    train, test = good_split(resource, GoodSettings(test_noun_fraction=0.2, train_draws=30, test_draws=3), seed=1)
-    write_tsv(tmp_path / "train.tsv", train, SPLIT_COLUMNS)
-    write_tsv(tmp_path / "test.tsv", test, SPLIT_COLUMNS)
+    _write_good_split(small_resource, tmp_path)
     outputs = []
     for length in (2, 12):
         out = tmp_path / f"{length}.tsv"
@@ -194,6 +197,39 @@ def test_length_sweep_cuts_the_inputs_and_averages_over_splits(tiny_encoder, tmp
     table = length_sweep_outputs(outputs, tmp_path / "figure8.tsv", tmp_path / "figure8.png")
     assert list(table["max_length"]) == [2, 12] and list(table["splits"]) == [1, 1]
     assert (tmp_path / "figure8.png").read_bytes()[:4] == b"\x89PNG"
+
+
+def test_the_sweep_point_at_the_trainings_own_length_is_the_main_fine_tuning(
+    released_like, tiny_encoder, tmp_path, small_resource
+):
+    """The sweep's point at the training's max_length, read from the main fine-tuning (with a
+    released test beside its own), is byte for byte the sweep run trained at that length."""
+    from natcomp.plane.pipeline import length_point_of_finetune, run_finetune, run_finetune_length
+
+    _, test, splits = _write_good_split(small_resource, tmp_path)
+    released = tmp_path / "released_test.pkl"
+    released.write_bytes(pickle.dumps(released_rows(test, "ood"), protocol=4))
+    args = (tiny_encoder, "good", 1)
+    run_finetune(*args, *splits, {"released": released}, _settings(), tmp_path / "p.tsv", tmp_path / "main.tsv")
+    run_finetune_length(*args, _settings().max_length, *splits, _settings(), tmp_path / "trained.tsv")
+    read = length_point_of_finetune(tmp_path / "main.tsv", _settings().max_length, tmp_path / "read.tsv")
+    assert set(read["test_set"]) == {"own"}
+    assert (tmp_path / "read.tsv").read_text() == (tmp_path / "trained.tsv").read_text()
+
+
+def test_the_sweep_point_needs_the_own_test_side(tmp_path):
+    from natcomp.plane.finetune import RESULT_COLUMNS
+    from natcomp.plane.pipeline import length_point_of_finetune
+    from natcomp.tsv import write_tsv
+    import pandas as pd
+
+    released_only = pd.DataFrame(
+        [["own", "good", "1", "released", "all", "4", "0.5000", "0.5000"]], columns=RESULT_COLUMNS
+    )
+    write_tsv(tmp_path / "main.tsv", released_only, RESULT_COLUMNS)
+    with pytest.raises(InputError, match="no rows of test_set own"):
+        length_point_of_finetune(tmp_path / "main.tsv", 12, tmp_path / "read.tsv")
+    assert not (tmp_path / "read.tsv").exists()
 
 
 def test_length_table_mean_and_sd_per_length():

@@ -379,6 +379,22 @@ def run_finetune_length(
     return accuracy
 
 
+def length_point_of_finetune(accuracy_path: str | Path, max_length: int, out_accuracy: str | Path) -> pd.DataFrame:
+    """The input-length sweep's point at the fine-tuning's own ``max_length``, from the main
+    fine-tuning of the same split (:func:`run_finetune`'s accuracy table): that run is the
+    point, with the same training data, settings and seed, so it is read, not trained again.
+    Its rows on our split's own test side, with ``max_length``, as :func:`run_finetune_length`
+    writes them."""
+    from natcomp.plane import finetune
+
+    accuracy = read_tsv(accuracy_path, required=finetune.RESULT_COLUMNS)
+    own = accuracy[accuracy["test_set"] == "own"].assign(max_length=max_length)
+    if own.empty:
+        raise InputError(accuracy_path, "no rows of test_set own; expected the split's own test side")
+    write_tsv(out_accuracy, own, [*finetune.RESULT_COLUMNS, "max_length"])
+    return own
+
+
 def length_sweep_outputs(accuracy_paths: Sequence[str | Path], out_table: str | Path, out_png: str | Path):
     """Figure 8 analogue: accuracy mean and sd over splits per setting and maximum length."""
     from natcomp.plane.report import plot_accuracy_by_length

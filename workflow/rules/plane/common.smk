@@ -165,6 +165,22 @@ def plane_finetune_predictions(wildcards=None):
     ]
 
 
+def plane_length_point_of_finetune():
+    """Wildcard patterns (kind, length) of the length sweep's point that the main fine-tuning
+    already is: the sweep's kind fine-tuned on our split (finetune.splits, train_sets own) at
+    the training's own max_length, with the same data, settings and seed. A pattern that
+    matches nothing where there is no such point."""
+    finetune, never = PLANE["finetune"], "(?!)"
+    kind, length = finetune["length_sweep"]["kind"], finetune["training"]["max_length"]
+    if (
+        "own" not in finetune["train_sets"]
+        or kind not in finetune["splits"]
+        or length not in finetune["length_sweep"]["lengths"]
+    ):
+        return never, never
+    return kind, str(length)
+
+
 def plane_length_accuracies(wildcards=None):
     sweep = PLANE["finetune"]["length_sweep"]
     return expand(

@@ -222,6 +222,29 @@ rule plane_finetune_released:
         "../../scripts/plane/finetune_released.py"
 
 
+# The sweep's point at the training's own max_length is the main fine-tuning of the same
+# split, read instead of trained again (docs/design/plane.md, "The length sweep").
+ruleorder: plane_finetune_length_of_finetune > plane_finetune_length
+
+
+rule plane_finetune_length_of_finetune:
+    input:
+        "results/plane/finetune/{kind}/{seed}/accuracy.tsv",
+    output:
+        "results/plane/finetune_length/{kind}/{seed}/{length}.tsv",
+    log:
+        "results/logs/plane/plane_finetune_length/{kind}.{seed}.{length}.log",
+    wildcard_constraints:
+        kind=plane_length_point_of_finetune()[0],
+        seed=r"\d+",
+        length=plane_length_point_of_finetune()[1],
+    localrule: True
+    conda:
+        "../../../envs/plane.yaml"
+    script:
+        "../../scripts/plane/finetune_length_of_finetune.py"
+
+
 rule plane_finetune_length:
     input:
         model=plane_finetune_model,
