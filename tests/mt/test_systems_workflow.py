@@ -62,7 +62,7 @@ def test_only_systems_when_training_is_off(tmp_path):
     jobs = planned_jobs(result.stdout)
     assert jobs["mt_system_translate"] == 4, "the paper config's three released MT models and one LLM"
     assert jobs["mt_system_few_shot"] == 1, "the LLM's five examples, drawn once"
-    for rule in ("mt_train", "mt_translate", "mt_translate_epochs", "mt_score", "mt_bpe_chunk", "mt_synonym_probes"):
+    for rule in ("mt_train", "mt_translate", "mt_translate_epochs", "mt_score", "mt_bpe_chunk"):
         assert rule not in jobs, rule
     assert jobs["mt_tables"] == 1
 

@@ -951,6 +951,55 @@ def unique_in_order(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+def translate_probes(
+    checkpoint: str | Path,
+    synonyms: str | Path,
+    templates: Sequence[str],
+    out: str | Path,
+    *,
+    model: Mapping[str, str],
+    databin: str | Path,
+    bpe_codes: str | Path,
+    source_lang: str,
+    target_lang: str,
+    settings,
+    cache_dir: str | Path,
+    max_tokens: int | str = "auto",
+    threads: int = 1,
+) -> DecodeStats:
+    """The synonym probe sentences (:func:`natcomp.mt.synonym_probes.probe_sentences` of the
+    pairs in ``synonyms`` and ``templates``) decoded by ``checkpoint`` with its ``settings.nbest``
+    best hypotheses, through the model's translation cache, written to ``out`` (one row per
+    probe and hypothesis; ``model``: its system, size and seed). Run in the job that
+    translates the best checkpoint's sets, so fairseq is imported once for both."""
+    from natcomp.mt.lexicon import load_synonyms
+    from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
+    from natcomp.mt.translation_cache import TranslationCache, decode_signature
+
+    signature = decode_signature(checkpoint, bpe_codes, source_lang, settings)
+    log.info("synonym probes: decode signature %s", signature)
+    probes = probe_sentences(load_synonyms(synonyms), templates)
+
+    def translate_nbest(sentences):
+        translator = Translator.for_settings(
+            checkpoint,
+            databin,
+            bpe_codes,
+            source_lang,
+            target_lang,
+            settings,
+            max_tokens=max_tokens,
+            threads=threads,
+        )
+        with translator:
+            return translator.translate_nbest(sentences, settings.nbest)
+
+    hypotheses, stats = decode_probes(TranslationCache(cache_dir, signature), probes, translate_nbest)
+    log.info("%d probe sentences: %d from the cache, %d decoded", stats.unique, stats.cached, stats.decoded)
+    write_probe_translations(out, probe_rows(probes, hypotheses, model, signature))
+    return stats
+
+
 def translate_checkpoints(
     checkpoints: Mapping[str, str | Path],
     sets: Mapping[str, str | Path],

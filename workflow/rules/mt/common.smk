@@ -323,6 +323,24 @@ def system_translation_set_names(wildcards):
     return list(system_translation_sets(wildcards))
 
 
+def synonym_probes_decoded():
+    """Whether the models decode the synonym probe sentences: only for the sheet of pooled
+    candidates (mt.synonyms.candidates probes, no checked sheet given)."""
+    synonyms = MT["synonyms"]
+    return synonyms["candidates"] == "probes" and not synonyms["checked_sheet"]
+
+
+#: what a trained model's best-checkpoint job (mt_translate) reads and writes for the probes
+TRAINED_PROBES_INPUT = (
+    {"synonyms": "resources/synonyms.tsv"} if synonym_probes_decoded() else {}
+)
+TRAINED_PROBES_OUTPUT = (
+    {"probes": "results/mt/synonyms/probes/{size}/seed{seed}.tsv"}
+    if synonym_probes_decoded()
+    else {}
+)
+
+
 def synonym_probe_files():
     trained = expand(
         "results/mt/synonyms/probes/{size}/seed{seed}.tsv", size=SIZES, seed=SEEDS

@@ -89,14 +89,17 @@ rule mt_items:
 
 rule mt_translate:
     # The best checkpoint's translations: FLORES (BLEU) and the items of the tests scored
-    # on it.
+    # on it; and its n best hypotheses of the synonym probe sentences (appendix C), in the
+    # same process, so fairseq is imported and the model loaded once for both.
     input:
         unpack(lambda wildcards: translation_sets("best")),
+        **TRAINED_PROBES_INPUT,
         checkpoint="results/mt/models/{size}/seed{seed}/checkpoint_best.pt",
         databin="results/mt/data-bin/{size}",
         codes="results/mt/corpus/bpe/codes",
     output:
-        BEST_TRANSLATIONS,
+        **TRAINED_PROBES_OUTPUT,
+        translations=BEST_TRANSLATIONS,
     log:
         "results/logs/mt/mt_translate/{size}.seed{seed}.best.log",
     benchmark:
@@ -110,13 +113,18 @@ rule mt_translate:
     threads: 1
     resources:
         mem_mb=8000,
-        runtime=240,
+        # the best checkpoint's sets (240) and the synonym probes (30)
+        runtime=270,
         gpu=1,
     params:
         sets=list(translation_sets("best")),
+        # The same cache folder as the model's other decodes: n-best has its own signature.
         cache_dir="results/mt/translation_cache/{size}/seed{seed}",
         source=SRC,
         target=TRG,
+        # A function: Snakemake would read "{term}" in a plain string as a wildcard.
+        templates=lambda wildcards: list(MT["synonyms"]["probe_templates"]),
+        nbest=lookup(dpath="mt/synonyms/nbest", within=config),
         beam=lookup(dpath="mt/translate/beam", within=config),
         max_len_a=lookup(dpath="mt/translate/max_len_a", within=config),
         max_len_b=lookup(dpath="mt/translate/max_len_b", within=config),

@@ -98,20 +98,24 @@ rule pss_frozen:
         test_set="results/pss/sets/test.tsv",
         pair_set="results/pss/sets/pairs.tsv",
         model=pss_model_input,
+    # Every head of one encoder in one job: training a head on the embeddings takes a
+    # fraction of a second, reading them and importing torch most of a job.
     output:
-        scores="results/pss/scores/{encoder}/{head}.fb.tsv",
+        scores=expand("results/pss/scores/{{encoder}}/{head}.fb.tsv", head=PSS_HEADS),
         # per pair and test sentence: right or not (natcomp compare pairs them)
-        item_outcomes="results/pss/items/{encoder}/{head}.fb.tsv",
+        item_outcomes=expand(
+            "results/pss/items/{{encoder}}/{head}.fb.tsv", head=PSS_HEADS
+        ),
     log:
-        "results/logs/pss/pss_frozen/{encoder}.{head}.log",
+        "results/logs/pss/pss_frozen/{encoder}.log",
     benchmark:
-        "results/benchmarks/pss/pss_frozen/{encoder}.{head}.tsv"
+        "results/benchmarks/pss/pss_frozen/{encoder}.tsv"
     wildcard_constraints:
         encoder="|".join(PSS_ENCODERS),
-        head="linear|dnn",
     conda:
         "../../../envs/pss.yaml"
     params:
+        heads=PSS_HEADS,
         settings=pss_frozen_settings,
         model=pss_model,
         key=pss_model_key,

@@ -1,4 +1,4 @@
-"""FB mode: a head trained on frozen embeddings; accuracy and PSS.
+"""FB mode: each head trained on one encoder's frozen embeddings; accuracy and PSS.
 
 params: ``settings`` (HeadSettings fields), ``model`` and ``key`` (the encoder, whose
 tokenizer counts the sentences the embeddings' length limit cut), ``layer`` and
@@ -40,27 +40,28 @@ with logged(snakemake.log[0]) as log:
         lengths.sentences,
         lengths.longest,
     )
-    predicted = {}
-    rows = evaluate_frozen(
-        snakemake.wildcards.head,
-        np.load(snakemake.input.train),
-        train.labels,
-        np.load(snakemake.input.test),
-        test.labels,
-        pairs,
-        np.load(snakemake.input.pairs),
-        HeadSettings(**snakemake.params.settings),
-        log=log,
-        predicted=predicted,
-    )
-    rows = score_rows(
-        snakemake.wildcards.encoder, snakemake.wildcards.head, "fb", snakemake.params.layer, lengths, rows
-    )
-    write_tsv(snakemake.output.scores, rows, list(SCORE_COLUMNS), float_format="%.4f")
-    # the items behind the scores (natcomp compare pairs two encoders on them)
-    write_tsv(
-        snakemake.output.item_outcomes,
-        item_outcomes(snakemake.wildcards.encoder, snakemake.wildcards.head, "fb", test, pairs, predicted),
-        list(ITEM_COLUMNS),
-    )
-    log.info("%s", rows)
+    embeddings = {name: np.load(snakemake.input[name]) for name in ("train", "test", "pairs")}
+    # one output of each kind per head, in the order of params.heads
+    for head, scores, outcomes in zip(
+        snakemake.params.heads, snakemake.output.scores, snakemake.output.item_outcomes, strict=True
+    ):
+        predicted = {}
+        rows = evaluate_frozen(
+            head,
+            embeddings["train"],
+            train.labels,
+            embeddings["test"],
+            test.labels,
+            pairs,
+            embeddings["pairs"],
+            HeadSettings(**snakemake.params.settings),
+            log=log,
+            predicted=predicted,
+        )
+        rows = score_rows(snakemake.wildcards.encoder, head, "fb", snakemake.params.layer, lengths, rows)
+        write_tsv(scores, rows, list(SCORE_COLUMNS), float_format="%.4f")
+        # the items behind the scores (natcomp compare pairs two encoders on them)
+        write_tsv(
+            outcomes, item_outcomes(snakemake.wildcards.encoder, head, "fb", test, pairs, predicted), list(ITEM_COLUMNS)
+        )
+        log.info("%s", rows)
