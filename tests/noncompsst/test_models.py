@@ -249,8 +249,8 @@ def test_demo_config_trains_pretrained_models_as_appendix_d_and_the_tiny_bert_it
     pretrained = model_training(demo, "all-MiniLM-L6-v2")
     assert tuple(pretrained[k] for k in keys) == (5, 32, 5e-6, 0.2, "cosine")
     tiny = model_training(demo, demo["models"]["tiny"])
-    # its own epochs and learning rate (12 since issue 40: docs/noncompsst.md), appendix D's rest
-    assert tuple(tiny[k] for k in keys) == (12, 32, 3e-3, 0.2, "cosine") and tiny["max_length"] == 64
+    # its own epochs and learning rate (docs/design/noncompsst.md, "Demo training"), appendix D's rest
+    assert tuple(tiny[k] for k in keys) == (8, 32, 3e-3, 0.2, "cosine") and tiny["max_length"] == 64
 
 
 def test_unknown_model_fails_before_any_training(monkeypatch):
