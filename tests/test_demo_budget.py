@@ -34,7 +34,7 @@ RULE_BUDGETS = {
     "mt_train": 180,
     "mt_translate": 30,
     "mt_translate_epochs": 50,
-    "mt_system_translate": 50,
+    "mt_system_translate": 80,
     "mt_demo_pretrained_system": 70,
     "mt_demo_causal_lm": 40,
     "plane_finetune": 35,
