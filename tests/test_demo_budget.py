@@ -36,7 +36,7 @@ RULE_BUDGETS = {
     "mt_translate_epochs": 50,
     "mt_system_translate": 80,
     "mt_demo_pretrained_system": 70,
-    "mt_demo_causal_lm": 40,
+    "mt_demo_causal_lm": 60,
     "plane_finetune": 35,
     "plane_finetune_length": 25,
     "noncompsst_train": 25,

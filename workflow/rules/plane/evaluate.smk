@@ -223,7 +223,7 @@ rule plane_finetune_released:
 
 
 # The sweep's point at the training's own max_length is the main fine-tuning of the same
-# split, read instead of trained again (docs/design/plane.md, "The length sweep").
+# split, read instead of trained again (docs/design/plane.md, "Input-length sweep").
 ruleorder: plane_finetune_length_of_finetune > plane_finetune_length
 
 
