@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import pandas as pd
@@ -151,11 +151,11 @@ def fit_scores(
     embeddings' shape and ``tre_shuffled`` that of the embeddings shuffled across sentences
     (both seeded with ``settings.seed``), over the same trees (the workflow always adds them).
     """
+    from natcomp.tre.reconstruction import tree_reconstruction_error
+
     if len(embeddings) != len(trees):
         raise ValueError(f"{len(embeddings)} embeddings for {len(trees)} trees; expected one per tree, same order")
     just_trees = [tree for _, _, tree in trees]
-    from natcomp.tre.reconstruction import tree_reconstruction_error
-
     table = score_trees(trees)
     targets = {"tre": embeddings, **(_baselines(embeddings, settings.seed) if baseline else {})}
     for column, column_targets in targets.items():

@@ -22,7 +22,7 @@ with logged(snakemake.log[0]):
         max_len_b=params.max_len_b,
         precision=this_device_decode_precision(params.precision),
     )
-    model_files = dict(
+    decoding = dict(
         databin=inputs.databin,
         bpe_codes=inputs.codes,
         source_lang=params.source,
@@ -32,7 +32,7 @@ with logged(snakemake.log[0]):
         threads=snakemake.threads,
     )
     translate_checkpoints(
-        checkpoints, {name: inputs[name] for name in params.sets}, outputs, settings=settings, **model_files
+        checkpoints, {name: inputs[name] for name in params.sets}, outputs, settings=settings, **decoding
     )
     # the best checkpoint also decodes the synonym probe sentences with its n best hypotheses
     if "synonyms" in inputs.keys():
@@ -43,5 +43,5 @@ with logged(snakemake.log[0]):
             snakemake.output.probes,
             model={"system": TRAINED_SYSTEM, "size": w.size, "seed": w.seed},
             settings=dataclasses.replace(settings, nbest=params.nbest),
-            **model_files,
+            **decoding,
         )
