@@ -719,3 +719,34 @@ def test_a_gpu_job_gets_its_batch_precision_and_world_size_and_the_cpu_fingerpri
     assert cuda == ("fp16", False)
     assert " ".join(argv).endswith("--num-workers 4 --max-tokens 14336 --update-freq 1 --distributed-world-size 2 "
                                    f"--fp16 --save-dir {tmp_path / 'fp16'}"), "4 GPUs asked, 2 visible: 2"  # fmt: skip
+
+
+def test_fairseq_is_imported_without_the_metrics_libraries_of_tasks_natcomp_never_runs():
+    # A fresh process: this module has imported fairseq already. fairseq's bindings to the
+    # left-out functions still compute the real thing, and a later import is the real one.
+    script = textwrap.dedent(
+        """
+        import sys
+        from natcomp.mt.nmt import FAIRSEQ_UNUSED_IMPORTS, import_fairseq
+        import_fairseq()
+        import fairseq_cli.train  # noqa: F401  (the training entry point imports nothing more)
+        print(sorted(name for name in FAIRSEQ_UNUSED_IMPORTS if name in sys.modules))
+        from fairseq.criterions import sentence_prediction
+        from fairseq.tasks import audio_classification
+        print(round(sentence_prediction.f1_score([0, 1, 1, 1], [0, 1, 0, 0]), 4))
+        print(round(float(sentence_prediction.pearsonr([1, 2, 3], [1, 2, 4])[0]), 4))
+        fpr, tpr, _ = audio_classification.sklearn_metrics.roc_curve([0, 0, 1], [0.1, 0.6, 0.4])
+        print(fpr.tolist(), tpr.tolist())
+        from sklearn.metrics import f1_score
+        import scipy.stats
+        print(f1_score.__module__, scipy.stats.pearsonr.__module__)
+        """
+    )
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert result.stdout.split("\n")[:5] == [
+        "[]",
+        "0.5",
+        "0.982",
+        "[0.0, 0.5, 0.5, 1.0] [0.0, 0.0, 1.0, 1.0]",
+        "sklearn.metrics._classification scipy.stats._stats_py",
+    ], result.stdout
