@@ -16,11 +16,13 @@ from natcomp.errors import ConfigError
 from natcomp.hf.models import build_tiny_model, save_model
 from natcomp.hf.seq2seq import Seq2SeqTrainingSettings, build_tiny_translation_model, train_translation_model
 from natcomp.mt.demo_corpus import generate_pairs
+from natcomp.mt import hf_translation
 from natcomp.mt.hf_translation import (
     HFDecodeSettings,
     HFTranslator,
     check_hf_system,
     decode_settings,
+    decoder_max_length,
     detect_family,
     hf_decode_signature,
     language_codes,
@@ -298,6 +300,25 @@ def test_relative_length_limit_ends_each_sentence_on_its_own(models, translators
     proportional = dataclasses.replace(limited, max_len_a=0.5, max_len_b=1)
     lengths = HFTranslator(models[family], source_lang="en", target_lang="nl", settings=proportional).translate(SOURCES)
     assert max(len(text.split()) for text in lengths) > max(len(text.split()) for text in translations)
+
+
+def test_decoder_max_length_holds_the_longest_items_tokens_and_its_end_of_sentence():
+    # the decoder start token, 7 written tokens, the end of sentence
+    assert decoder_max_length([3, 7, 5], max_new_tokens=12) == 9
+    # never more than max_new_tokens written
+    assert decoder_max_length([3, 20], max_new_tokens=12) == 13
+    assert decoder_max_length([11], max_new_tokens=12) == 13
+
+
+@pytest.mark.parametrize("family", ["marian", "m2m100"])
+def test_max_length_sized_to_the_batch_changes_no_hypothesis(models, monkeypatch, family):
+    # The scrambled model writes until its limit: every item's hypotheses reach it.
+    settings = HFDecodeSettings(beam=3, max_new_tokens=40, batch_size=8, max_len_a=0.5, max_len_b=2)
+    translator = HFTranslator(models[family], source_lang="en", target_lang="nl", settings=settings)
+    sized = translator.translate_nbest(SOURCES, 3)
+    monkeypatch.setattr(hf_translation, "decoder_max_length", lambda limits, most: most + 1)
+    assert translator.translate_nbest(SOURCES, 3) == sized
+    assert len({len(hypotheses[0].split()) for hypotheses in sized}) > 1, "limits must differ for this test"
 
 
 def _tiny_nllb(folder: Path, texts: list[str]) -> Path:
