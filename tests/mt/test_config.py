@@ -23,7 +23,7 @@ def checked(**train):
 def test_each_size_trains_to_its_own_last_epoch():
     mt = checked()
     assert size_fairseq_options(mt, "small")["max-epoch"] == 8
-    assert size_fairseq_options(mt, "full")["max-epoch"] == 12
+    assert size_fairseq_options(mt, "full")["max-epoch"] == 11
     assert list(size_fairseq_options(mt, "full")) == sorted(size_fairseq_options(mt, "full")), "a fixed order"
 
 
