@@ -974,7 +974,6 @@ class Translator:
         self, sentences: Sequence[str], nbest: int, progress: Callable[[int], None] | None = None
     ) -> list[list[str]]:
         """The ``nbest`` best tokenised, BPE-free hypotheses of each sentence, in batches."""
-        import_fairseq()
         import torch
         from fairseq import utils
 
