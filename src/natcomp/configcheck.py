@@ -13,12 +13,13 @@ from __future__ import annotations
 import difflib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import ValidationError
+from typing import TYPE_CHECKING
 
 from natcomp.errors import ConfigError
 from natcomp.files import load_yaml
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
 
 #: the dtypes a config's ``dtype`` (and ``natcomp evaluate --dtype``) names: ``auto`` (the
 #: checkpoint's own on a GPU, fp32 on a CPU) or one dtype; what each means is
@@ -168,6 +169,10 @@ def check_config(config: Mapping, schema: Mapping, prefix: str = "") -> None:
     the MT section). Errors are ordered by where they are in the config, so the message
     is the same on every run.
     """
+    # imported here: the jobs that read DTYPES or the chat template modes (every Hugging
+    # Face job, through natcomp.hf.precision) check no config, and jsonschema takes 0.1 s
+    from jsonschema import Draft202012Validator
+
     errors = sorted(Draft202012Validator(schema).iter_errors(config), key=lambda e: [str(p) for p in e.absolute_path])
     if errors:
         key, message = describe(errors[0])

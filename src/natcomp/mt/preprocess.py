@@ -13,14 +13,17 @@ import mmap
 import tempfile
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-from sacremoses import MosesDetokenizer, MosesTokenizer
 from subword_nmt.apply_bpe import BPE
 from subword_nmt.learn_bpe import learn_bpe
 
 from natcomp.errors import InputError
 from natcomp.files import atomic_open, count_lines, iter_lines
+
+if TYPE_CHECKING:
+    from sacremoses import MosesDetokenizer, MosesTokenizer
 
 BPE_SEPARATOR = "@@"
 
@@ -38,13 +41,19 @@ def moses_language(code: str) -> str:
         return code
 
 
+# sacremoses is imported where a sentence is first (de)tokenised: it takes 0.15 s, and most
+# jobs that read this module (BPE, shuffling, size prefixes, training, BLEU tables) never do
 @functools.cache
 def _tokenizer(lang: str) -> MosesTokenizer:
+    from sacremoses import MosesTokenizer
+
     return MosesTokenizer(lang=moses_language(lang))
 
 
 @functools.cache
 def _detokenizer(lang: str) -> MosesDetokenizer:
+    from sacremoses import MosesDetokenizer
+
     return MosesDetokenizer(lang=moses_language(lang))
 
 

@@ -19,7 +19,6 @@ from collections.abc import Sequence
 
 import numpy as np
 import pandas as pd
-from sklearn.metrics import f1_score
 
 NOT_A_LABEL = -1
 
@@ -29,6 +28,10 @@ def f1(gold: Sequence[int], predicted: Sequence[int]) -> float:
     gold, predicted = np.asarray(gold, dtype=int), np.asarray(predicted, dtype=int)
     if gold.size == 0:
         return float("nan")
+    # imported here: sklearn.metrics takes 0.7 s (scipy with it), and most jobs that read
+    # this module (model building, figures, tables without F1) never score
+    from sklearn.metrics import f1_score
+
     return 100.0 * float(f1_score(gold, predicted, labels=[0, 1], average="weighted", zero_division=0.0))
 
 
