@@ -97,7 +97,7 @@ def test_the_plan_says_what_the_server_gives_what_each_family_does_and_counts_th
     assert "estimate of 4 characters a token" in err
     jobs = result.stdout + err
     assert "mt_system_translate" in jobs and "plane_prompting" in jobs and "plane_finetune" not in jobs
-    assert "mt_system_synonym_probes" not in jobs and "pss_embed" not in jobs
+    assert "pss_embed" not in jobs  # and no synonym probes in mt_system_translate: the shipped candidates (above)
     assert not (tmp_path / "runs").exists()
     assert all(path == "/v1/models" or path.endswith("completions") for path, _, _ in fault.requests)
 

@@ -179,6 +179,22 @@ def test_signature_names_model_weights_beam_and_languages_not_batch_size(models,
     assert "|family:m2m100|" in m2m100 and "|lang:en-nl|" in m2m100
 
 
+def test_with_nbest_shares_the_model_and_equals_a_translator_built_for_nbest(models, translators):
+    """A system's synonym probes are decoded in its translation job by ``with_nbest``: the
+    same loaded model, the signature and the n-best lists of a translator built for them."""
+    marian = translators["marian"]
+    probes = marian.with_nbest(3)
+    built = HFTranslator(
+        models["marian"], source_lang="en", target_lang="nl", settings=dataclasses.replace(SETTINGS, nbest=3)
+    )
+    assert probes.model is marian.model, "not loaded again"
+    assert marian.settings.nbest == 1 and "|nbest:" not in marian.signature, "the first is unchanged"
+    assert probes.signature == built.signature and "|nbest:3|" in probes.signature
+    assert probes.translate_nbest(SOURCES[:6], 3) == built.translate_nbest(SOURCES[:6], 3)
+    with pytest.raises(ValueError, match="nbest must be between 1 and the beam"):
+        marian.with_nbest(4)
+
+
 def test_fingerprint_ignores_documentation_and_other_frameworks_weights(models, tmp_path):
     copy = shutil.copytree(models["marian"], tmp_path / "copy")
     (copy / "README.md").write_text("a model card")

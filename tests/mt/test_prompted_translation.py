@@ -150,3 +150,22 @@ def test_a_tiny_model_translates_in_input_order_and_nbest_starts_with_the_best(m
     assert [hypotheses[0] for hypotheses in nbest] == best
     assert all(len(hypotheses) == 3 for hypotheses in nbest)
     assert [llm.translate([source])[0] for source in reversed(sources)] == list(reversed(best))
+
+
+def test_the_probes_translator_shares_the_loaded_model_and_equals_one_built_for_them(models):
+    """A system's translation job decodes its synonym probes with nbest_translator: the
+    same model object, the signature and the n-best lists of a translator built for the
+    probes (greedy tests, beam-5 probes)."""
+    from natcomp.mt.systems import nbest_translator
+
+    entry = {"model": str(models["gpt2"]), "family": "causal", "max_new_tokens": 6, "decoding": "greedy", "beam": 2}
+    settings = dict(source_lang="en", target_lang="nl", key="mt.systems.llm")
+    greedy = system_translator(entry, **settings)
+    probes = nbest_translator(greedy, entry, 5, **settings)
+    built = system_translator(entry, nbest=5, **settings)
+    assert probes.generator.model is greedy.generator.model, "not loaded again"
+    assert (probes.settings.decoding, probes.settings.beam) == ("beam", 5)
+    assert greedy.settings.decoding == "greedy" and "|dec:greedy|" in greedy.signature, "the first is unchanged"
+    assert probes.signature == built.signature != greedy.signature
+    sources = ["the cat sleeps .", "a dog runs ."]
+    assert probes.translate_nbest(sources, 5) == built.translate_nbest(sources, 5)

@@ -105,14 +105,17 @@ def test_the_pair_fills_in_the_systems_and_the_auto_values_and_the_plan_says_so(
     assert derive_pair_settings(DEMO) == (DEMO, []), "nothing to derive in the demo"
 
 
-def test_a_profile_plans_the_synonym_probes_where_auto_chooses_them():
+def test_auto_decodes_the_synonym_probes_into_a_language_without_shipped_lists():
+    """Where auto chooses the probes, every system's translation job decodes them (a
+    profile plans that one job per system, no job of the probes' own)."""
     from natcomp.profile.fit import ModelKinds
     from natcomp.profile.jobs import planned_rules
 
+    chosen = {code: derive_pair_settings(paper(target_lang=code))[0]["synonyms"]["candidates"] for code in ("nl", "de")}
+    assert chosen == {"nl": "shipped", "de": "probes"}, "Dutch: the shipped lists"
     translation = ModelKinds(translation=True, encoder=False, masked_lm=False, nli=False)
-    planned = {code: planned_rules(translation, ["mt"], {"mt": paper(target_lang=code)}) for code in ("nl", "de")}
-    assert "mt_system_synonym_probes" not in planned["nl"], "Dutch: the shipped lists"
-    assert "mt_system_synonym_probes" in planned["de"]
+    for code in ("nl", "de"):
+        assert planned_rules(translation, ["mt"], {"mt": paper(target_lang=code)}) == ["mt_system_translate"], code
 
 
 @pytest.mark.parametrize(
@@ -251,4 +254,4 @@ def test_the_paper_config_with_target_lang_the_one_change_plans_for_en_de_and_en
         assert f"results/mt/corpus/raw/flores_devtest.{lang}" in out, "FLORES extracted"
         assert "rule mt_train:" in out and "rule mt_score:" in out, "training and tests are planned"
         assert f"results/mt/systems/opus-mt-en-{lang}/" in out and "opus-mt-en-nl" not in out
-        assert "mt_system_synonym_probes" in out, "synonym candidates from probes"
+        assert f"results/mt/systems/opus-mt-en-{lang}/synonym_probes.tsv" in out, "synonym candidates from probes"

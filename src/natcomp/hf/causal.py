@@ -14,6 +14,7 @@ See docs/design/hf.md, "Causal language models".
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import math
@@ -377,6 +378,18 @@ class CausalGenerator:
         config = self.model.config
         positions = getattr(config, "max_position_embeddings", None) or getattr(config, "n_positions", None)
         self.max_positions = positions if isinstance(positions, int) and positions > 0 else None
+
+    def with_settings(self, settings: GenerationSettings) -> CausalGenerator:
+        """This generator with other decoding settings, on the same loaded model and
+        tokenizer; the precision and device must be this one's (they decided how it loaded)."""
+        if (settings.precision, settings.device) != (self.settings.precision, self.settings.device):
+            raise ValueError(
+                f"settings with precision {settings.precision} and device {settings.device} cannot share a model "
+                f"loaded for precision {self.settings.precision} and device {self.settings.device}"
+            )
+        other = copy.copy(self)
+        other.settings = settings
+        return other
 
     # ------------------------------------------------------------ text and tokens
 

@@ -22,6 +22,8 @@ replaces the model's ``max_length``. Language tokens (M2M100's ``__nl__``, NLLB'
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import hashlib
 import json
 import logging
@@ -365,16 +367,30 @@ class HFTranslator:
         if self._forced_bos is not None:
             self._language_ids.add(self._forced_bos)
         self.max_source_tokens = self._max_source_tokens()
-        self.signature = hf_decode_signature(
-            model,
+        self._fingerprint = model_fingerprint(model)  # hashing a large model's files takes minutes: once
+        self.signature = self._signature()
+
+    def _signature(self) -> str:
+        return hf_decode_signature(
+            self.model_name,
             self.family,
             self.source_code,
             self.target_code,
-            settings,
+            self.settings,
             self.precision,
-            source_lang=source_lang,
-            target_lang=target_lang,
+            source_lang=self.source_lang,
+            target_lang=self.target_lang,
+            fingerprint=self._fingerprint,
         )
+
+    def with_nbest(self, nbest: int) -> HFTranslator:
+        """This translator keeping ``nbest`` hypotheses of its beam, with the decode
+        signature that says so, on the same loaded model: a job that translates and decodes
+        the synonym probes loads the model once."""
+        other = copy.copy(self)
+        other.settings = dataclasses.replace(self.settings, nbest=nbest)
+        other.signature = other._signature()
+        return other
 
     @classmethod
     def for_system(

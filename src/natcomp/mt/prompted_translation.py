@@ -21,6 +21,8 @@ that decodes nothing still reports them, and the rule writes them per translatio
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import os
 from collections.abc import Mapping, Sequence
 
@@ -36,7 +38,14 @@ from natcomp.mt.prompting import (
 )
 from natcomp.mt.translation_cache import DecodeStats, TranslationCache, translate_with_cache
 
-__all__ = ["PromptedTranslator", "generation_fields", "generation_settings", "status_cache", "translate_with_status"]
+__all__ = [
+    "PromptedTranslator",
+    "generation_fields",
+    "generation_settings",
+    "nbest_settings",
+    "status_cache",
+    "translate_with_status",
+]
 
 
 def generation_settings(system: Mapping, *, nbest: int = 1) -> GenerationSettings:
@@ -44,11 +53,17 @@ def generation_settings(system: Mapping, *, nbest: int = 1) -> GenerationSetting
     (the synonym probes' top-5) decodes with beam search of at least ``nbest`` beams, even
     where the tests decode greedily: the probes take a model's n-best translations."""
     names = ("decoding", "beam", "max_new_tokens", "max_len_a", "max_len_b", "batch_size", "precision", "device")
-    values = {name: system[name] for name in names if system.get(name) is not None}
-    if nbest > 1:
-        values["decoding"] = "beam"
-        values["beam"] = max(int(values.get("beam", 5)), nbest)
-    return GenerationSettings(**values)
+    return nbest_settings(
+        GenerationSettings(**{name: system[name] for name in names if system.get(name) is not None}), nbest
+    )
+
+
+def nbest_settings(settings: GenerationSettings, nbest: int) -> GenerationSettings:
+    """``settings`` for keeping ``nbest`` hypotheses: above 1, beam search with at least
+    ``nbest`` beams (the configured beam, 5 where none is), whatever the decoding."""
+    if nbest <= 1:
+        return settings
+    return dataclasses.replace(settings, decoding="beam", beam=max(settings.beam, nbest))
 
 
 def generation_fields(settings: GenerationSettings) -> list[str]:
@@ -83,16 +98,30 @@ class PromptedTranslator:
         if self.chat and not has_chat_template(model):
             raise ConfigError(f"{key}.chat_template", f"is on but {model} has no chat template")
         self.generator = CausalGenerator(model, settings, key=f"{key}.model", threads=threads)
-        self.signature = "|".join(
+        self._fingerprint = model_fingerprint(model, f"{key}.model")  # hashing a large model takes minutes: once
+        self.signature = self._signature()
+
+    def _signature(self) -> str:
+        return "|".join(
             [
-                f"causal:{model_fingerprint(model, f'{key}.model')[:16]}",
-                prompt.signature,
+                f"causal:{self._fingerprint[:16]}",
+                self.prompt.signature,
                 f"chat:{'on' if self.chat else 'off'}",
-                *generation_fields(settings),
-                f"lang:{prompt.source_lang}-{prompt.target_lang}",
+                *generation_fields(self.settings),
+                f"lang:{self.prompt.source_lang}-{self.prompt.target_lang}",
                 f"prec:{self.generator.precision}",
             ]
         )
+
+    def with_nbest(self, nbest: int) -> PromptedTranslator:
+        """This translator keeping ``nbest`` hypotheses (:func:`nbest_settings`), with the
+        decode signature that says so, on the same loaded model: a job that translates and
+        decodes the synonym probes loads the model once."""
+        other = copy.copy(self)
+        other.settings = nbest_settings(self.settings, nbest)
+        other.generator = self.generator.with_settings(other.settings)
+        other.signature = other._signature()
+        return other
 
     @classmethod
     def for_system(

@@ -27,6 +27,7 @@ __all__ = [
     "generation_counts",
     "is_causal",
     "is_served",
+    "nbest_translator",
     "system_entry",
     "system_translator",
     "write_generation_counts",
@@ -149,6 +150,16 @@ def system_translator(
     return HFTranslator.for_system(
         system, source_lang=source_lang, target_lang=target_lang, key=f"{key}.model", nbest=nbest, threads=threads
     )
+
+
+def nbest_translator(translator, system: Mapping, nbest: int, **settings):
+    """The translator of ``system`` keeping ``nbest`` hypotheses (the synonym probes'),
+    beside its one-best ``translator`` from :func:`system_translator` (``settings``: that
+    call's keyword arguments): a loaded model (Hugging Face seq2seq, or a causal LM
+    prompted) is shared, not loaded again; a served system gets a client of its own."""
+    if is_served(system):
+        return system_translator(system, nbest=nbest, **settings)
+    return translator.with_nbest(nbest)
 
 
 def generation_counts(

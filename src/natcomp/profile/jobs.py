@@ -30,17 +30,12 @@ def planned_rules(kinds, families: Sequence[str], config: Mapping | None = None)
     :func:`natcomp.profile.runconfig.profile_targets`) under the base ``config``, in the
     order of :data:`natcomp.jobsize.RULES`: PLANE prompts a language model and transfers an
     NLI classifier; the released splits' fine-tuning runs where ``plane.finetune.train_sets``
-    has them, the synonym probes where ``mt.synonyms.candidates`` is ``probes`` (or ``auto``
-    into a language other than Dutch, whose lists are the shipped ones); a profile
-    runs no length sweep."""
+    has them; a profile runs no length sweep. (MT's synonym probes, where they are decoded,
+    are part of the system's translation job.)"""
     config = config or {}
-    mt, plane = config.get("mt") or {}, config.get("plane") or {}
+    plane = config.get("plane") or {}
     finetune = plane.get("finetune") or {}
-    candidates = (mt.get("synonyms") or {}).get("candidates", "auto")
     runs = {
-        # auto: the shipped (Dutch) lists into Dutch, probes into any other language
-        "mt_system_synonym_probes": candidates == "probes"
-        or (candidates == "auto" and mt.get("target_lang", "nl") != "nl"),
         "plane_prompting": kinds.language_model,
         "plane_zero_shot": kinds.language_model,
         "plane_nli": kinds.nli,

@@ -70,8 +70,11 @@ DOWNLOAD_FIELDS["mt"] = download_fields(MT)
 def check_decoded_system_models(jobs):
     """A real run stops before any job when a system it will decode with cannot be
     loaded here: a dry run, or a run of other targets, plans without the models."""
-    decoding = {"mt_system_translate", "mt_system_synonym_probes"}
-    systems = {job.wildcards["system"] for job in jobs if job.rule.name in decoding}
+    systems = {
+        job.wildcards["system"]
+        for job in jobs
+        if job.rule.name == "mt_system_translate"
+    }
     stop_on_config_error(check_system_models, MT, systems)
 
 
@@ -186,11 +189,6 @@ def system_served(wildcards):
 def system_translate_usage(wildcards):
     """Where a served system's translation job writes the requests and tokens it used."""
     return str(usage_path("mt", "translate", wildcards.system))
-
-
-def system_probes_usage(wildcards):
-    """Where a served system's synonym probes write the requests and tokens they used."""
-    return str(usage_path("mt", "synonym_probes", wildcards.system))
 
 
 def system_model_input(wildcards):
@@ -336,6 +334,16 @@ TRAINED_PROBES_INPUT = (
 )
 TRAINED_PROBES_OUTPUT = (
     {"probes": "results/mt/synonyms/probes/{size}/seed{seed}.tsv"}
+    if synonym_probes_decoded()
+    else {}
+)
+
+
+#: what a system's translation job (mt_system_translate) reads and writes for the probes:
+#: they are decoded there, by the model it loaded, as a trained model's in mt_translate
+SYSTEM_PROBES_INPUT = TRAINED_PROBES_INPUT
+SYSTEM_PROBES_OUTPUT = (
+    {"probes": "results/mt/systems/{system}/synonym_probes.tsv"}
     if synonym_probes_decoded()
     else {}
 )

@@ -1,6 +1,6 @@
 # Synonym translation candidates (appendix C): probe sentences ("This is the {term} .")
 # decoded by every trained model with the n best hypotheses of the beam kept (in its
-# mt_translate job, tests.smk; a system's in mt_system_synonym_probes, below), the spans
+# mt_translate job, tests.smk; a system's in its mt_system_translate job, systems.smk), the spans
 # they yield pooled into a sheet a person checks, and the candidate lists scoring uses
 # (the shipped lists of resources/synonyms.tsv, the checked sheet, or the pooled spans).
 

@@ -32,10 +32,16 @@ rule mt_system_few_shot:
 
 
 rule mt_system_translate:
+    # Every test's items and FLORES; and the n best hypotheses of the synonym probe
+    # sentences (appendix C) from the same loaded model, as a trained model's best
+    # checkpoint decodes them in its mt_translate job: a job of their own loaded the model
+    # a second time (minutes for an LLM) for some forty sentences.
     input:
         unpack(system_translation_sets),
         unpack(system_model_input),
+        **SYSTEM_PROBES_INPUT,
     output:
+        **SYSTEM_PROBES_OUTPUT,
         translations="results/mt/systems/{system}/translations.tsv",
         generation="results/mt/systems/{system}/generation.tsv",
     log:
@@ -68,6 +74,9 @@ rule mt_system_translate:
         target=TRG,
         served=SERVED,
         usage=system_translate_usage,
+        # A function: Snakemake would read "{term}" in a plain string as a wildcard.
+        templates=lambda wildcards: list(MT["synonyms"]["probe_templates"]),
+        nbest=lookup(dpath="mt/synonyms/nbest", within=config),
     script:
         "../../scripts/mt/system_translate.py"
 
@@ -126,42 +135,3 @@ rule mt_system_bleu:
         target=TRG,
     script:
         "../../scripts/mt/bleu.py"
-
-
-rule mt_system_synonym_probes:
-    input:
-        unpack(system_model_input),
-        synonyms="resources/synonyms.tsv",
-    output:
-        "results/mt/systems/{system}/synonym_probes.tsv",
-    log:
-        "results/logs/mt/mt_system_synonym_probes/{system}.log",
-    wildcard_constraints:
-        system=SYSTEM_NAMES,
-    conda:
-        "../../../envs/nmt.yaml"
-    threads: 1
-    resources:
-        # GPUs, host memory and time for the job's model (natcomp.jobsize.RULES)
-        gpu=unless_served(
-            MODEL_JOBS.gpus("mt_system_synonym_probes", system_model), system_served, 0
-        ),
-        mem_mb=unless_served(
-            MODEL_JOBS.mem_mb("mt_system_synonym_probes", system_model),
-            system_served,
-            SERVED_JOB_MEM_MB,
-        ),
-        runtime=MODEL_JOBS.runtime("mt_system_synonym_probes", system_model),
-        served_requests=served_requests(system_served),
-    params:
-        settings=system_settings,
-        cache_dir="results/mt/translation_cache/systems/{system}",
-        source=SRC,
-        target=TRG,
-        served=SERVED,
-        usage=system_probes_usage,
-        # A function: Snakemake would read "{term}" in a plain string as a wildcard.
-        templates=lambda wildcards: list(MT["synonyms"]["probe_templates"]),
-        nbest=lookup(dpath="mt/synonyms/nbest", within=config),
-    script:
-        "../../scripts/mt/system_synonym_probes.py"

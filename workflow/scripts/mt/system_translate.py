@@ -1,14 +1,15 @@
+from natcomp.mt.lexicon import load_synonyms
 from natcomp.mt.prompted_translation import PromptedTranslator, translate_with_status
 from natcomp.mt.prompting import read_few_shot
 from natcomp.mt.served_translation import ServedTranslator
-from natcomp.mt.systems import generation_counts, system_translator, write_generation_counts
+from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
+from natcomp.mt.systems import generation_counts, nbest_translator, system_translator, write_generation_counts
 from natcomp.mt.translation_cache import TranslationCache, set_sources, translate_with_cache, write_translations
 from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
-    translator = system_translator(
-        params.settings,
+    settings = dict(
         source_lang=params.source,
         target_lang=params.target,
         key=f"mt.systems.{w.system}",
@@ -18,6 +19,7 @@ with logged(snakemake.log[0]) as log:
         served=params.served,
         concurrency=snakemake.resources.get("served_requests"),
     )
+    translator = system_translator(params.settings, **settings)
     log.info("system %s: %s, decode signature %s", w.system, params.settings["model"], translator.signature)
     cache = TranslationCache(params.cache_dir, translator.signature)
     sets = {name: set_sources(inputs[name]) for name in params.sets}
@@ -48,3 +50,17 @@ with logged(snakemake.log[0]) as log:
     write_translations(cache, sets, snakemake.output.translations)
     if isinstance(translator, ServedTranslator):
         translator.model.write_usage(params.usage)
+    # the n best hypotheses of the synonym probe sentences, from the model loaded above
+    if "synonyms" in inputs.keys():
+        probe_translator = nbest_translator(translator, params.settings, params.nbest, **settings)
+        log.info("system %s: synonym probes, decode signature %s", w.system, probe_translator.signature)
+        probes = probe_sentences(load_synonyms(inputs.synonyms), params.templates)
+        probe_cache = TranslationCache(params.cache_dir, probe_translator.signature)
+        hypotheses, stats = decode_probes(
+            probe_cache, probes, lambda batch: probe_translator.translate_nbest(batch, params.nbest)
+        )
+        log.info("%d probe sentences: %d from the cache, %d decoded", stats.unique, stats.cached, stats.decoded)
+        model = {"system": w.system, "size": "", "seed": ""}
+        write_probe_translations(
+            snakemake.output.probes, probe_rows(probes, hypotheses, model, probe_translator.signature)
+        )
