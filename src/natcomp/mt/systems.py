@@ -152,13 +152,13 @@ def system_translator(
     )
 
 
-def nbest_translator(translator, system: Mapping, nbest: int, **settings):
+def nbest_translator(translator, system: Mapping, nbest: int, **options):
     """The translator of ``system`` keeping ``nbest`` hypotheses (the synonym probes'),
-    beside its one-best ``translator`` from :func:`system_translator` (``settings``: that
+    beside its one-best ``translator`` from :func:`system_translator` (``options``: that
     call's keyword arguments): a loaded model (Hugging Face seq2seq, or a causal LM
     prompted) is shared, not loaded again; a served system gets a client of its own."""
     if is_served(system):
-        return system_translator(system, nbest=nbest, **settings)
+        return system_translator(system, nbest=nbest, **options)
     return translator.with_nbest(nbest)
 
 

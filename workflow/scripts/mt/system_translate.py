@@ -9,7 +9,8 @@ from natcomp.rulelog import logged
 
 with logged(snakemake.log[0]) as log:
     w, inputs, params = snakemake.wildcards, snakemake.input, snakemake.params
-    settings = dict(
+    # how the system's translators are built (params.settings is the system's config entry)
+    translator_options = dict(
         source_lang=params.source,
         target_lang=params.target,
         key=f"mt.systems.{w.system}",
@@ -19,7 +20,7 @@ with logged(snakemake.log[0]) as log:
         served=params.served,
         concurrency=snakemake.resources.get("served_requests"),
     )
-    translator = system_translator(params.settings, **settings)
+    translator = system_translator(params.settings, **translator_options)
     log.info("system %s: %s, decode signature %s", w.system, params.settings["model"], translator.signature)
     cache = TranslationCache(params.cache_dir, translator.signature)
     sets = {name: set_sources(inputs[name]) for name in params.sets}
@@ -52,7 +53,7 @@ with logged(snakemake.log[0]) as log:
         translator.model.write_usage(params.usage)
     # the n best hypotheses of the synonym probe sentences, from the model loaded above
     if "synonyms" in inputs.keys():
-        probe_translator = nbest_translator(translator, params.settings, params.nbest, **settings)
+        probe_translator = nbest_translator(translator, params.settings, params.nbest, **translator_options)
         log.info("system %s: synonym probes, decode signature %s", w.system, probe_translator.signature)
         probes = probe_sentences(load_synonyms(inputs.synonyms), params.templates)
         probe_cache = TranslationCache(params.cache_dir, probe_translator.signature)
