@@ -18,7 +18,7 @@ import pytest
 from natcomp.mt import nmt
 from natcomp.mt.translation_cache import DecodeSettings, TranslationCache, decode_signature, translate_with_cache
 from natcomp.errors import ConfigError
-from natcomp.mt.preprocess import apply_bpe_chunk, learn_joint_bpe, tokenise_chunk
+from natcomp.mt.preprocess import apply_bpe_chunk, detokenise, learn_joint_bpe, tokenise_chunk
 from natcomp.mt.synonym_probes import Probe, decode_probes
 from natcomp.tsv import read_tsv
 
@@ -674,6 +674,73 @@ def test_chunked_overlapped_translation_gives_the_same_translations(databin, tmp
         assert chunked.translate_nbest(sources[:6], 3) == whole.translate_nbest(sources[:6], 3)
     assert chunked._pool is None
     assert whole.translate([]) == []
+
+
+def test_each_sentence_ends_at_its_own_length_limit_whatever_its_batch(databin, tmp_path):
+    """A model of one epoch writes until the length limit stops it. fairseq's generator
+    takes the limit from the batch's longest source, so a short sentence decoded beside a
+    long one ran on for longer; natcomp's translator ends each sentence where fairseq ends
+    it in a batch of its own, in one batch or many, beam 5 or the n best."""
+    checkpoint = tmp_path / "best.pt"
+    nmt.train(databin / "bin", tmp_path / "w", checkpoint, tmp_path / "e.tsv", [1], {**OPTIONS, "max-epoch": 1}, 1,
+              "en", "nl")  # fmt: skip
+    short = ["The friend.", "The king sees the poet."]
+    long = "The poet sees the king, and the mayor forgets the baker, and the friend admires the king."
+    sources = [*short, long]
+    args = (checkpoint, databin / "bin", databin / "codes", "en", "nl")
+    options = dict(beam=5, max_len_a=1.2, max_len_b=3, prepare_workers=0)
+    one_batch = nmt.Translator(*args, max_tokens=4096, **options)
+    fairseq_own = nmt.Translator(*args, max_tokens=4096, **options)
+    del fairseq_own.generator.model.forward_decoder  # fairseq's generator as released
+    alone = [fairseq_own.translate_tokenised([sentence])[0] for sentence in sources]
+    assert fairseq_own.translate_tokenised(sources)[:2] != alone[:2], "fairseq's own limit is the batch's"
+    assert one_batch.translate_tokenised(sources) == alone
+    # batches of the long sentence's tokens: the short ones together, the long one alone
+    small_batches = nmt.Translator(*args, max_tokens=len(one_batch.encode(long)), **options)
+    assert small_batches.translate_tokenised(sources) == alone
+    assert [h[0] for h in one_batch.translate_nbest(sources, 3)] == [detokenise(t, "nl") for t in alone]
+
+
+def test_the_length_limit_of_a_sentence_is_fairseqs_integer_of_a_float64_product(caplog):
+    """int(max_len_a x source tokens + max_len_b) as fairseq computes it in Python, for
+    factors in thirds and tenths, whose products lie next to whole numbers."""
+    import math
+
+    import torch
+
+    class Generator:
+        eos, max_len = 2, 1024
+
+        class model:  # noqa: N801 - the attribute fairseq's generator has
+            @staticmethod
+            def forward_decoder(tokens, encoder_outs, incremental_states, temperature=1.0):
+                return torch.zeros(tokens.size(0), 6), None
+
+    # in float32, 0.7 x 170 and 7/3 x 51 would round up to a whole number
+    lengths = torch.arange(1, 201)
+    for max_len_a in (1 / 3, 2 / 3, 7 / 3, 0.1, 0.7, 1.1, 1.2):
+        generator = Generator()
+        generator.model = Generator.model()
+        nmt.limit_each_sentence(generator, max_len_a, 7)
+        expected = torch.tensor([int(max_len_a * n + 7) for n in lengths.tolist()])
+        for step in range(int(expected.max()) + 2):
+            tokens = torch.zeros(len(lengths), step + 1, dtype=torch.long)
+            lprobs, _ = generator.model.forward_decoder(tokens, [{"src_lengths": [lengths.view(-1, 1)]}], None)
+            ended = lprobs[:, 0] == -math.inf
+            assert torch.equal(ended, expected <= step), (max_len_a, step)
+            assert torch.equal(lprobs[ended, 2], torch.zeros(int(ended.sum()))), "the end of sentence stays open"
+    untouched = Generator()
+    untouched.model = Generator.model()
+    nmt.limit_each_sentence(untouched, 0, 200)
+    assert "forward_decoder" not in vars(untouched.model), "fairseq's default limit is every sentence's"
+    nmt.limit_each_sentence(untouched, 1.2, 0)
+    with caplog.at_level(logging.WARNING, logger="natcomp.mt.nmt"):
+        for _ in range(2):
+            lprobs, _ = untouched.model.forward_decoder(torch.zeros(3, 5, dtype=torch.long), [{}], None)
+            assert not (lprobs == -math.inf).any(), "no source lengths: the batch's limit only"
+    assert [r.message for r in caplog.records] == [
+        "this model's encoder does not report source lengths: the length limit is the batch's"
+    ]
 
 
 def test_a_gpu_job_gets_its_batch_precision_and_world_size_and_the_cpu_fingerprint(databin, tmp_path, monkeypatch):

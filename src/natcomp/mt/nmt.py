@@ -826,7 +826,8 @@ class Translator:
     and BPE-segment the next chunks while the model decodes the current one. On a GPU the
     model decodes in ``precision`` (fp16: ``model.half()``; on CPU always fp32, see
     :attr:`precision`). Neither sorting nor chunking changes a translation: fairseq
-    decodes each sentence of a batch independently.
+    decodes each sentence of a batch independently, and each ends at its own length limit
+    (:func:`limit_each_sentence`).
     """
 
     @classmethod
@@ -916,9 +917,9 @@ class Translator:
                 model.cuda()
         self.models, self.task, self.use_cuda = models, task, use_cuda
         self.max_tokens, self.beam = translate_max_tokens(max_tokens, use_cuda), beam
-        # Hypotheses end at max_len_a * source length + max_len_b tokens (fairseq's generator).
         gen_args = argparse.Namespace(beam=beam, max_len_a=max_len_a, max_len_b=max_len_b)
         self.generator = task.build_generator(models, gen_args)
+        limit_each_sentence(self.generator, max_len_a, max_len_b)
         self.max_positions = utils.resolve_max_positions(task.max_positions(), *[m.max_positions() for m in models])
 
     def close(self) -> None:
@@ -1002,6 +1003,59 @@ class Translator:
                     if progress:
                         progress(len(hypotheses))
         return results
+
+
+def limit_each_sentence(generator, max_len_a: float, max_len_b: int) -> None:
+    """Make a fairseq ``SequenceGenerator`` end each hypothesis at ``max_len_a`` x *its own*
+    source's tokens (end of sentence included) + ``max_len_b`` target tokens.
+
+    fairseq's generator takes the source length of the whole batch, that of its longest
+    sentence, so a sentence that runs to the limit (an early checkpoint repeating itself)
+    was translated differently depending on the batch it fell into: 21 of the demo's 1,247
+    items with one checkpoint changed between 1,024 and 4,096 tokens a batch, and a cached
+    translation depended on what else was decoded with it. Here every decoding step sets
+    the scores of a hypothesis whose sentence has reached its limit to the end of sentence
+    only, as fairseq does for the whole batch at its own limit, so each sentence ends as it
+    would in a batch of its own, and as the Hugging Face systems' limit ends it
+    (``natcomp.mt.hf_translation.ItemTokenLimit``). The batch's limit stays fairseq's
+    (it is the longest sentence's). With ``max_len_a`` 0 (fairseq's default, the paper
+    config) every sentence has the batch's limit and the generator is left as it is. An
+    encoder whose output does not carry the source lengths (fairseq's Transformers do;
+    its older LSTM and convolutional ones do not) keeps fairseq's limit per batch, with a
+    warning in the log.
+    """
+    if max_len_a == 0:
+        return
+    import torch
+
+    score_step = generator.model.forward_decoder
+    eos = generator.eos
+    # fairseq caps the limit one below the model's longest output
+    cap = generator.max_len - 1
+    warned = False
+
+    def forward_decoder(tokens, encoder_outs, incremental_states, temperature=1.0):
+        nonlocal warned
+        lprobs, attention = score_step(tokens, encoder_outs, incremental_states, temperature)
+        encoder_out = encoder_outs[0] if encoder_outs else None
+        # the encoder's source lengths follow the beams as fairseq reorders and drops rows
+        lengths = encoder_out.get("src_lengths") if isinstance(encoder_out, dict) else None
+        if not lengths:
+            if not warned:
+                log.warning("this model's encoder does not report source lengths: the length limit is the batch's")
+                warned = True
+            return lprobs, attention
+        step = tokens.size(1) - 1
+        source_tokens = lengths[0].view(-1)
+        # float64, as fairseq's int(max_len_a * src_len + max_len_b) computes in Python
+        limits = (max_len_a * source_tokens.to(torch.float64) + max_len_b).floor().clamp(max=cap)
+        at_limit = limits <= step
+        if at_limit.any():
+            lprobs[at_limit, :eos] = -math.inf
+            lprobs[at_limit, eos + 1 :] = -math.inf
+        return lprobs, attention
+
+    generator.model.forward_decoder = forward_decoder
 
 
 def unique_in_order(items: Iterable[str]) -> list[str]:
