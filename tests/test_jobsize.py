@@ -15,6 +15,7 @@ from natcomp import jobsize
 from natcomp.errors import ConfigError
 from natcomp.finetuning import FamilyTraining, FineTuning
 from natcomp.model_description import ModelDescription, lora_parameters, model_config, parameter_count
+from workflow_copy import rule_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -226,12 +227,11 @@ def test_a_rules_resources_read_the_jobs_model_from_its_wildcards(real_shapes, t
 def test_every_rule_that_runs_a_model_is_sized_by_its_own_name():
     """The rules with natcomp.jobsize figures ask for them under their own name, and the
     other GPU rules (fairseq's, the demo's tiny models', TRE's composer) for one GPU."""
-    sized = {}
-    for path in (REPO / "workflow" / "rules").rglob("*.smk"):
-        for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
-            name = re.match(r"rule (\w+):", block)
-            if name and "gpu=" in block:
-                sized[name.group(1)] = re.findall(r'MODEL_JOBS\.\w+\(\s*"(\w+)"', block)
+    sized = {
+        name: re.findall(r'MODEL_JOBS\.\w+\(\s*"(\w+)"', block)
+        for name, block in rule_blocks().items()
+        if "gpu=" in block
+    }
     for rule in jobsize.RULES:
         assert sized.get(rule) == [rule] * 3, (rule, sized.get(rule))
     assert all(not names for rule, names in sized.items() if rule not in jobsize.RULES)

@@ -14,7 +14,7 @@ import yaml
 
 from natcomp.mt.nmt import FINISHED_STAMP, is_whole_checkpoint
 from system_tests import slurm_unavailable
-from workflow_copy import DemoRun, copy_workflow, run_snakemake, snakemake_command
+from workflow_copy import DemoRun, copy_workflow, rule_blocks, run_snakemake, snakemake_command
 
 # skipped with the reason before any fixture runs (the demo among them) where the cluster is not started
 pytestmark = [pytest.mark.demo, pytest.mark.skipif(slurm_unavailable() is not None, reason=str(slurm_unavailable()))]
@@ -113,13 +113,7 @@ def slurm_sample(demo_run: DemoRun, slurm_cluster, tmp_path_factory) -> DemoRun:
 def gpu_rules(workdir) -> set[str]:
     """The rules of every family that declare GPUs (resources: gpu=1, or gpu= the GPUs
     natcomp.jobsize gives the job's model)."""
-    rules = set()
-    for path in (workdir / "workflow" / "rules").rglob("*.smk"):
-        for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
-            name = re.match(r"rule (\w+):", block)
-            if name and re.search(r"^\s+gpu=.+,$", block, re.MULTILINE):
-                rules.add(name.group(1))
-    return rules
+    return {name for name, block in rule_blocks(workdir).items() if re.search(r"^\s+gpu=.+,$", block, re.MULTILINE)}
 
 
 def test_every_cluster_job_went_through_sbatch(slurm_sample):

@@ -1,6 +1,7 @@
 """The workflow itself: dry runs of both configs, lint, formatting, config errors."""
 
 import hashlib
+import re
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from workflow_copy import copy_workflow
+from workflow_copy import copy_workflow, rule_blocks
 
 REPO = Path(__file__).resolve().parents[1]
 SNAKEMAKE = [sys.executable, "-m", "snakemake"]
@@ -89,6 +90,18 @@ def test_paper_dry_run():
     assert jobs["plane_finetune_length"] == 25, "Figure 8: 5 in-distribution splits x 5 input lengths"
     # TRE: bert_base at bert-as-service's 25 tokens and with no limit, mpnet and minilm once (issue 42)
     assert jobs["tre_embed"] == jobs["tre_fit"] == jobs["tre_held_out_fit"] == 4
+
+
+def test_short_steps_run_where_snakemake_runs_and_model_jobs_on_the_cluster():
+    """On a cluster a local rule runs in the submitting Snakemake, not as an sbatch job that
+    waits in the queue: the paper plan's 195 scoring jobs of the trained models, the
+    systems' 16 and every BLEU job take seconds each. No rule that asks for a GPU is local."""
+    blocks = rule_blocks()
+    local = {name for name, block in blocks.items() if re.search(r"^\s+localrule: True$", block, re.MULTILINE)}
+    assert {"mt_score", "mt_system_score", "mt_bleu", "mt_system_bleu"} <= local
+    gpu = {name for name, block in blocks.items() if "gpu=" in block}
+    assert {"mt_train", "mt_translate", "mt_translate_epochs", "mt_system_translate"} <= gpu
+    assert not local & gpu, local & gpu
 
 
 def test_paper_dry_run_plans_bert_at_25_tokens_and_with_no_limit():

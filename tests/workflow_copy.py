@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -95,3 +96,15 @@ def parsed_rules(configfile: str | Path, workdir: str | Path):
             workdir=Path(workdir),
         )
         return workflow._workflow.get_rule
+
+
+def rule_blocks(workdir: str | Path = REPO) -> dict[str, str]:
+    """Each rule's text in the workflow's rule files (``rule NAME:`` up to the next rule),
+    by name: for tests of what rules declare (GPUs, local running)."""
+    blocks = {}
+    for path in sorted((Path(workdir) / "workflow" / "rules").rglob("*.smk")):
+        for block in re.split(r"(?m)^(?=rule |localrule )", path.read_text()):
+            name = re.match(r"rule (\w+):", block)
+            if name:
+                blocks[name.group(1)] = block
+    return blocks

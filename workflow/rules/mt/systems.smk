@@ -95,6 +95,7 @@ rule mt_system_score:
     wildcard_constraints:
         system=SYSTEM_NAMES,
         test="|".join(registry.TESTS),
+    localrule: True
     conda:
         "../../../envs/natcomp.yaml"
     params:

@@ -195,6 +195,7 @@ rule mt_score:
         seed=r"\d+",
         checkpoint=r"best|epoch\d+",
         test="|".join(registry.TESTS),
+    localrule: True
     conda:
         "../../../envs/natcomp.yaml"
     params:
