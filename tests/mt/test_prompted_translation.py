@@ -57,6 +57,19 @@ def test_the_factory_gives_a_prompted_translator_whose_signature_names_the_promp
         ).signature,
     }
     assert len(changed) == 4 and plain.signature not in changed
+    # a beam system's probes keep lists of hypotheses in the cache: never its translations'
+    beam = translator(models["gpt2"], decoding="beam", beam=5)
+    assert beam.with_nbest(5).signature == beam.signature.replace("|dec:beam5|", "|dec:beam5|nbest:5|")
+    assert (
+        beam.with_nbest(5).signature
+        == PromptedTranslator.for_system(
+            {"model": str(models["gpt2"]), "max_new_tokens": 8, "decoding": "beam", "beam": 5},
+            source_lang="en",
+            target_lang="nl",
+            key="mt.systems.llm",
+            nbest=5,
+        ).signature
+    )
     assert (
         "|shots:3|"
         in PromptedTranslator.for_system(

@@ -91,6 +91,59 @@ def test_n_best_lists_use_the_servers_beam_search_where_it_has_one(tmp_path):
         fault.stop()
 
 
+def test_a_served_systems_synonym_probes_are_counted_in_a_usage_file_of_their_own(tmp_path):
+    """The probes' n-best requests go through a client of their own, whose requests and
+    tokens are written beside the translations' usage (the run's record sums them); a rerun
+    answers them from the cache and sends none."""
+    import json
+
+    from natcomp.mt.lexicon import load_synonyms
+    from natcomp.mt.synonym_probes import probe_sentences, read_probe_translations
+    from natcomp.mt.systems import translate_system_probes
+
+    pairs = load_synonyms(REPO_CONFIG.parents[1] / "resources" / "synonyms.tsv")[:2]
+    templates = ["This is the {term} .", "I see the {term} ."]
+    server = FaultServer(beam=True)
+    try:
+        system = {"model": server.model, "api_base": server.base, "max_new_tokens": 8, "decoding": "beam", "beam": 3}
+        options = dict(source_lang="en", target_lang="nl", key="mt.systems.llm", cache_dir=tmp_path / "cache")
+        one_best = system_translator(system, **options)
+        sentences = {probe.sentence for probe in probe_sentences(pairs, templates)}
+
+        def probes(run: str):
+            return translate_system_probes(
+                one_best,
+                system,
+                "llm",
+                2,
+                pairs,
+                templates,
+                tmp_path / f"{run}.tsv",
+                usage=tmp_path / f"{run}.json",
+                **options,
+            )
+
+        signature, stats = probes("first")
+        usage = json.loads((tmp_path / "first.json").read_text())
+        assert stats.decoded == len(sentences) == 8
+        assert usage["requests"] == usage["sent"] == len(sentences) and usage["from_cache"] == 0
+
+        def translation_requests():  # not the capability probes of each new client
+            return [body for body in server.generation_requests() if body["max_tokens"] == 8]
+
+        assert sorted(body["prompt"].split("\n")[0] for body in translation_requests()) == sorted(
+            f"English: {sentence}" for sentence in sentences
+        )
+        written = read_probe_translations([tmp_path / "first.tsv"])
+        assert set(written["decode_signature"]) == {signature} != {one_best.signature}
+        _, again = probes("second")
+        usage = json.loads((tmp_path / "second.json").read_text())
+        assert again.decoded == 0 and usage["sent"] == 0, "the translation cache answered every probe"
+        assert len(translation_requests()) == len(sentences), "nothing sent again"
+    finally:
+        server.stop()
+
+
 def test_a_token_limit_by_the_sources_length_needs_the_models_tokenizer_here(fault, tmp_path):
     with pytest.raises(ConfigError, match=r"^config mt.systems.llm.max_len_a: .*tokenizer is not here"):
         served(fault, tmp_path, max_len_a=1.5)

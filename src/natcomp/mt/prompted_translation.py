@@ -66,11 +66,13 @@ def nbest_settings(settings: GenerationSettings, nbest: int) -> GenerationSettin
     return dataclasses.replace(settings, decoding="beam", beam=max(settings.beam, nbest))
 
 
-def generation_fields(settings: GenerationSettings) -> list[str]:
-    """The decode signature's fields of how a causal LM writes a translation: the decoding
-    and the token limits (a loaded and a served system name them alike)."""
+def generation_fields(settings: GenerationSettings, nbest: int = 1) -> list[str]:
+    """The decode signature's fields of how a causal LM writes a translation: the decoding,
+    the hypotheses kept (``nbest`` above 1: a cache entry is then a list of them, never to be
+    read as one translation) and the token limits (a loaded and a served system name them
+    alike)."""
     decoding = "greedy" if settings.decoding == "greedy" else f"beam{settings.beam}"
-    fields = [f"dec:{decoding}", f"maxnew:{settings.max_new_tokens}"]
+    fields = [f"dec:{decoding}", *([f"nbest:{nbest}"] if nbest > 1 else []), f"maxnew:{settings.max_new_tokens}"]
     if settings.max_len_a is not None:
         fields.append(f"maxlen:{settings.max_len_a:g}*src+{settings.max_len_b}")
     return fields
@@ -89,11 +91,14 @@ class PromptedTranslator:
         chat_template: str = "off",
         threads: int = 1,
         key: str = "system",
+        nbest: int = 1,
     ):
         """``chat_template``: ``on`` prompts through the tokenizer's chat template (a
         :class:`ConfigError` when it has none), ``off`` as plain text, whether or not the
-        tokenizer has one. ``key``: the system's config key (``mt.systems.NAME``), in error messages."""
-        self.prompt, self.settings = prompt, settings
+        tokenizer has one. ``key``: the system's config key (``mt.systems.NAME``), in error
+        messages. ``nbest``: the hypotheses its cache entries keep (the decode signature
+        names it above 1)."""
+        self.prompt, self.settings, self.nbest = prompt, settings, nbest
         self.chat = chat_template_mode(chat_template, f"{key}.chat_template") == "on"
         if self.chat and not has_chat_template(model):
             raise ConfigError(f"{key}.chat_template", f"is on but {model} has no chat template")
@@ -107,7 +112,7 @@ class PromptedTranslator:
                 f"causal:{self._fingerprint[:16]}",
                 self.prompt.signature,
                 f"chat:{'on' if self.chat else 'off'}",
-                *generation_fields(self.settings),
+                *generation_fields(self.settings, self.nbest),
                 f"lang:{self.prompt.source_lang}-{self.prompt.target_lang}",
                 f"prec:{self.generator.precision}",
             ]
@@ -118,7 +123,7 @@ class PromptedTranslator:
         decode signature that says so, on the same loaded model: a job that translates and
         decodes the synonym probes loads the model once."""
         other = copy.copy(self)
-        other.settings = nbest_settings(self.settings, nbest)
+        other.settings, other.nbest = nbest_settings(self.settings, nbest), nbest
         other.generator = self.generator.with_settings(other.settings)
         other.signature = other._signature()
         return other
@@ -145,6 +150,7 @@ class PromptedTranslator:
             chat_template="off" if system.get("chat_template") is None else system["chat_template"],
             threads=threads,
             key=key,
+            nbest=nbest,
         )
 
     def prompts(self, sentences: Sequence[str]) -> list[str]:

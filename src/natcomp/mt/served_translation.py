@@ -52,8 +52,9 @@ class ServedTranslator:
         request_settings: RequestSettings = RequestSettings(),
         concurrency: int | None = None,
         key: str = "system",
+        nbest: int = 1,
     ):
-        self.prompt, self.settings, self.key = prompt, settings, key
+        self.prompt, self.settings, self.key, self.nbest = prompt, settings, key, nbest
         self.chat = chat_template_mode(chat_template, f"{key}.chat_template") == "on"
         self._tokenizer = None
         if settings.max_len_a is not None:
@@ -70,7 +71,7 @@ class ServedTranslator:
             [
                 self.model.signature,
                 prompt.signature,
-                *generation_fields(settings),
+                *generation_fields(settings, nbest),
                 f"lang:{prompt.source_lang}-{prompt.target_lang}",
             ]
         )
@@ -102,6 +103,7 @@ class ServedTranslator:
             request_settings=request_settings,
             concurrency=concurrency,
             key=key,
+            nbest=nbest,
         )
 
     def token_limits(self, sources: Sequence[str]) -> list[int]:

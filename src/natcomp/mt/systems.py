@@ -30,6 +30,7 @@ __all__ = [
     "nbest_translator",
     "system_entry",
     "system_translator",
+    "translate_system_probes",
     "write_generation_counts",
 ]
 
@@ -160,6 +161,40 @@ def nbest_translator(translator, system: Mapping, nbest: int, **options):
     if is_served(system):
         return system_translator(system, nbest=nbest, **options)
     return translator.with_nbest(nbest)
+
+
+def translate_system_probes(
+    translator,
+    system: Mapping,
+    name: str,
+    nbest: int,
+    pairs: Sequence,
+    templates: Sequence[str],
+    output: str | Path,
+    *,
+    usage: str | Path,
+    **options,
+):
+    """Decode a system's synonym probe sentences (``pairs`` put into ``templates``) with the
+    ``nbest`` best hypotheses of :func:`nbest_translator` (``options``: the keyword
+    arguments of :func:`system_translator`, ``cache_dir`` among them), through the model's
+    cache under the n-best decode signature, and write them to ``output``. A served
+    system's probes are requests of a client of their own: their count and tokens go to
+    ``usage``, as the one-best translations' go to theirs. Returns the decode signature
+    and the :class:`~natcomp.mt.translation_cache.DecodeStats`."""
+    from natcomp.mt.served_translation import ServedTranslator
+    from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
+    from natcomp.mt.translation_cache import TranslationCache
+
+    probe_translator = nbest_translator(translator, system, nbest, **options)
+    probes = probe_sentences(pairs, templates)
+    cache = TranslationCache(options["cache_dir"], probe_translator.signature)
+    hypotheses, stats = decode_probes(cache, probes, lambda batch: probe_translator.translate_nbest(batch, nbest))
+    model = {"system": name, "size": "", "seed": ""}
+    write_probe_translations(output, probe_rows(probes, hypotheses, model, probe_translator.signature))
+    if isinstance(probe_translator, ServedTranslator):
+        probe_translator.model.write_usage(usage)
+    return probe_translator.signature, stats
 
 
 def generation_counts(

@@ -191,6 +191,12 @@ def system_translate_usage(wildcards):
     return str(usage_path("mt", "translate", wildcards.system))
 
 
+def system_probes_usage(wildcards):
+    """Where a served system's translation job writes the requests and tokens of its
+    synonym probes (a client of their own, natcomp.mt.systems.nbest_translator)."""
+    return str(usage_path("mt", "synonym_probes", wildcards.system))
+
+
 def system_model_input(wildcards):
     """A model folder the workflow writes (the demo's stand-in) is the job's input, and a
     causal system's few-shot examples (drawn once, the same for every job)."""

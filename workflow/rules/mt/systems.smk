@@ -74,6 +74,7 @@ rule mt_system_translate:
         target=TRG,
         served=SERVED,
         usage=system_translate_usage,
+        probes_usage=system_probes_usage,
         # A function: Snakemake would read "{term}" in a plain string as a wildcard.
         templates=lambda wildcards: list(MT["synonyms"]["probe_templates"]),
         nbest=lookup(dpath="mt/synonyms/nbest", within=config),

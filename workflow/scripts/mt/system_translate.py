@@ -2,8 +2,12 @@ from natcomp.mt.lexicon import load_synonyms
 from natcomp.mt.prompted_translation import PromptedTranslator, translate_with_status
 from natcomp.mt.prompting import read_few_shot
 from natcomp.mt.served_translation import ServedTranslator
-from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
-from natcomp.mt.systems import generation_counts, nbest_translator, system_translator, write_generation_counts
+from natcomp.mt.systems import (
+    generation_counts,
+    system_translator,
+    translate_system_probes,
+    write_generation_counts,
+)
 from natcomp.mt.translation_cache import TranslationCache, set_sources, translate_with_cache, write_translations
 from natcomp.rulelog import logged
 
@@ -53,15 +57,22 @@ with logged(snakemake.log[0]) as log:
         translator.model.write_usage(params.usage)
     # the n best hypotheses of the synonym probe sentences, from the model loaded above
     if "synonyms" in inputs.keys():
-        probe_translator = nbest_translator(translator, params.settings, params.nbest, **translator_options)
-        log.info("system %s: synonym probes, decode signature %s", w.system, probe_translator.signature)
-        probes = probe_sentences(load_synonyms(inputs.synonyms), params.templates)
-        probe_cache = TranslationCache(params.cache_dir, probe_translator.signature)
-        hypotheses, stats = decode_probes(
-            probe_cache, probes, lambda batch: probe_translator.translate_nbest(batch, params.nbest)
+        signature, stats = translate_system_probes(
+            translator,
+            params.settings,
+            w.system,
+            params.nbest,
+            load_synonyms(inputs.synonyms),
+            params.templates,
+            snakemake.output.probes,
+            usage=params.probes_usage,
+            **translator_options,
         )
-        log.info("%d probe sentences: %d from the cache, %d decoded", stats.unique, stats.cached, stats.decoded)
-        model = {"system": w.system, "size": "", "seed": ""}
-        write_probe_translations(
-            snakemake.output.probes, probe_rows(probes, hypotheses, model, probe_translator.signature)
+        log.info(
+            "system %s: synonym probes, decode signature %s; %d probe sentences: %d from the cache, %d decoded",
+            w.system,
+            signature,
+            stats.unique,
+            stats.cached,
+            stats.decoded,
         )
