@@ -1011,18 +1011,18 @@ def limit_each_sentence(generator, max_len_a: float, max_len_b: int) -> None:
 
     fairseq's generator takes the source length of the whole batch, that of its longest
     sentence, so a sentence that runs to the limit (an early checkpoint repeating itself)
-    was translated differently depending on the batch it fell into: 21 of the demo's 1,247
-    items with one checkpoint changed between 1,024 and 4,096 tokens a batch, and a cached
-    translation depended on what else was decoded with it. Here every decoding step sets
-    the scores of a hypothesis whose sentence has reached its limit to the end of sentence
-    only, as fairseq does for the whole batch at its own limit, so each sentence ends as it
-    would in a batch of its own, and as the Hugging Face systems' limit ends it
-    (``natcomp.mt.hf_translation.ItemTokenLimit``). The batch's limit stays fairseq's
-    (it is the longest sentence's). With ``max_len_a`` 0 (fairseq's default, the paper
-    config) every sentence has the batch's limit and the generator is left as it is. An
-    encoder whose output does not carry the source lengths (fairseq's Transformers do;
-    its older LSTM and convolutional ones do not) keeps fairseq's limit per batch, with a
-    warning in the log.
+    is translated according to the batch it falls into (with fairseq's limit, 21 of the
+    demo's 1,247 items differ between 1,024 and 4,096 tokens a batch for one checkpoint),
+    and a cached translation would depend on what was decoded with it. Here every decoding
+    step sets the scores of a hypothesis whose sentence has reached its limit to the end of
+    sentence only, as fairseq does for the whole batch at its own limit, so each sentence
+    ends as it would in a batch of its own, and as the Hugging Face systems' limit ends it
+    (``natcomp.mt.hf_translation.ItemTokenLimit``). The batch's limit stays fairseq's (it
+    is the longest sentence's). With ``max_len_a`` 0 (fairseq's default, the paper config)
+    every sentence has the batch's limit and the generator is left as it is. An encoder
+    whose output does not carry the source lengths (fairseq's Transformers do; its older
+    LSTM and convolutional ones do not) keeps fairseq's limit per batch, with a warning in
+    the log.
     """
     if max_len_a == 0:
         return
