@@ -1085,12 +1085,11 @@ def translate_probes(
     probe and hypothesis; ``model``: its system, size and seed). Run in the job that
     translates the best checkpoint's sets, so fairseq is imported once for both."""
     from natcomp.mt.lexicon import load_synonyms
-    from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
+    from natcomp.mt.synonym_probes import translate_probe_sentences
     from natcomp.mt.translation_cache import TranslationCache, decode_signature
 
     signature = decode_signature(checkpoint, bpe_codes, source_lang, settings)
     log.info("synonym probes: decode signature %s", signature)
-    probes = probe_sentences(load_synonyms(synonyms), templates)
 
     def translate_nbest(sentences):
         translator = Translator.for_settings(
@@ -1106,9 +1105,9 @@ def translate_probes(
         with translator:
             return translator.translate_nbest(sentences, settings.nbest)
 
-    hypotheses, stats = decode_probes(TranslationCache(cache_dir, signature), probes, translate_nbest)
+    cache = TranslationCache(cache_dir, signature)
+    stats = translate_probe_sentences(load_synonyms(synonyms), templates, cache, translate_nbest, out, model)
     log.info("%d probe sentences: %d from the cache, %d decoded", stats.unique, stats.cached, stats.decoded)
-    write_probe_translations(out, probe_rows(probes, hypotheses, model, signature))
     return stats
 
 

@@ -81,6 +81,7 @@ __all__ = [
     "read_checked_sheet",
     "read_probe_translations",
     "scoring_synonyms",
+    "translate_probe_sentences",
     "with_lists",
     "write_candidates",
     "write_probe_translations",
@@ -180,6 +181,23 @@ def decode_probes(
         cache, sentences, lambda batch: [encode_nbest(h) for h in translate_nbest(batch)], batch_sentences=10_000
     )
     return {s: decode_nbest(cache.entries[s]) for s in dict.fromkeys(sentences)}, stats
+
+
+def translate_probe_sentences(
+    pairs: Sequence[SynonymPair],
+    templates: Sequence[str],
+    cache: TranslationCache,
+    translate_nbest: Callable[[Sequence[str]], list[list[str]]],
+    output: str | Path,
+    model: Mapping[str, str],
+) -> DecodeStats:
+    """The probe sentences of ``pairs`` in ``templates`` decoded through ``cache``
+    (:func:`decode_probes`) and written to ``output``, one row per probe and hypothesis
+    (``model``: its system, size and seed; the decode signature is the cache's)."""
+    probes = probe_sentences(pairs, templates)
+    hypotheses, stats = decode_probes(cache, probes, translate_nbest)
+    write_probe_translations(output, probe_rows(probes, hypotheses, model, cache.signature))
+    return stats
 
 
 def write_probe_translations(path: str | Path, rows: Iterable[Mapping[str, str]]) -> int:

@@ -183,15 +183,18 @@ def translate_system_probes(
     ``usage``, as the one-best translations' go to theirs. Returns the decode signature
     and the :class:`~natcomp.mt.translation_cache.DecodeStats`."""
     from natcomp.mt.served_translation import ServedTranslator
-    from natcomp.mt.synonym_probes import decode_probes, probe_rows, probe_sentences, write_probe_translations
+    from natcomp.mt.synonym_probes import translate_probe_sentences
     from natcomp.mt.translation_cache import TranslationCache
 
     probe_translator = nbest_translator(translator, system, nbest, **options)
-    probes = probe_sentences(pairs, templates)
-    cache = TranslationCache(options["cache_dir"], probe_translator.signature)
-    hypotheses, stats = decode_probes(cache, probes, lambda batch: probe_translator.translate_nbest(batch, nbest))
-    model = {"system": name, "size": "", "seed": ""}
-    write_probe_translations(output, probe_rows(probes, hypotheses, model, probe_translator.signature))
+    stats = translate_probe_sentences(
+        pairs,
+        templates,
+        TranslationCache(options["cache_dir"], probe_translator.signature),
+        lambda batch: probe_translator.translate_nbest(batch, nbest),
+        output,
+        {"system": name, "size": "", "seed": ""},
+    )
     if isinstance(probe_translator, ServedTranslator):
         probe_translator.model.write_usage(usage)
     return probe_translator.signature, stats
