@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from natcomp.allocator import keep_freed_memory
 from system_tests import slurm_unavailable
 from worker_groups import claim_for_this_worker, xdist_groups
 from workflow_copy import DemoRun, copy_workflow, run_snakemake
@@ -32,6 +33,10 @@ TEST_HOME = Path(os.environ.get("TMPDIR", "/tmp")) / f"natcomp-tests-{os.getuid(
 for _variable, _folder in (("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config"), ("MPLCONFIGDIR", "mpl")):
     os.environ[_variable] = str(TEST_HOME / _folder)
     (TEST_HOME / _folder).mkdir(parents=True, exist_ok=True)
+
+# The tests train and decode models in their own processes, as the workflow's jobs do in
+# theirs: the same malloc settings, so that their steps do not fault freed memory in again.
+keep_freed_memory()
 
 
 @pytest.fixture

@@ -1,9 +1,10 @@
-"""natcomp.rulelog: a finished job's process ends without the interpreter's teardown, and
-only then (tests/test_errors.py covers the log's error line)."""
+"""natcomp.rulelog: a finished job's process ends without the interpreter's teardown and keeps
+the memory its steps free, and only a job's (tests/test_errors.py covers the log's error line)."""
 
 from __future__ import annotations
 
 import ast
+import os
 import subprocess
 import sys
 import textwrap
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from natcomp.rulelog import is_job_process, logged
+from test_allocator import FAULT_PROBE, needs_glibc
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((REPO / "workflow" / "scripts").rglob("*.py"))
@@ -99,6 +101,16 @@ def test_the_teardown_is_skipped_in_a_job_and_only_there(tmp_path):
     """
     assert run_job_script(tmp_path, body).stdout == ""
     assert run_job_script(tmp_path, body, job=False).stdout == "teardown ran"
+
+
+@needs_glibc
+def test_a_job_keeps_the_memory_its_steps_free_and_only_a_job(tmp_path, monkeypatch):
+    for name in [name for name in os.environ if name.startswith(("MALLOC_", "GLIBC_TUNABLES"))]:
+        monkeypatch.delenv(name)
+    job = run_job_script(tmp_path, FAULT_PROBE)
+    other = run_job_script(tmp_path, FAULT_PROBE, job=False)
+    assert job.returncode == other.returncode == 0, (job.stderr, other.stderr)
+    assert int(job.stdout) < int(other.stdout) / 20, (job.stdout, other.stdout)
 
 
 def test_pytest_is_not_a_job_process(tmp_path):

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator
 from pathlib import Path
 
+from natcomp.allocator import keep_freed_memory
 from natcomp.errors import one_line
 
 
@@ -26,8 +27,12 @@ def logged(log_path: str | Path) -> Iterator[logging.Logger]:
 
     A workflow script is this block and nothing after it (``tests/test_rulelog.py`` checks
     every script), so when the block finishes in a job's own process the job is done:
-    :func:`end_job_process` ends it at once instead of tearing down its interpreter.
+    :func:`end_job_process` ends it at once instead of tearing down its interpreter. A job's
+    process also keeps the memory its steps free for the next ones
+    (:func:`natcomp.allocator.keep_freed_memory`).
     """
+    if is_job_process():
+        keep_freed_memory()
     Path(log_path).parent.mkdir(parents=True, exist_ok=True)
     with open(log_path, "w", buffering=1, encoding="utf-8") as log_file:
         handler = logging.StreamHandler(log_file)
