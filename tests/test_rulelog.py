@@ -113,6 +113,14 @@ def test_a_job_keeps_the_memory_its_steps_free_and_only_a_job(tmp_path, monkeypa
     assert int(job.stdout) < int(other.stdout) / 20, (job.stdout, other.stdout)
 
 
+def test_a_jobs_imports_leave_the_collectors_full_collections_and_only_in_a_job(tmp_path):
+    # what the script imported before its block (here natcomp.rulelog, pathlib, threading)
+    # is frozen; a script run inside another program keeps its collector as it was
+    body = "import gc\nprint(gc.get_freeze_count())\n"
+    assert int(run_job_script(tmp_path, body).stdout) > 1_000
+    assert int(run_job_script(tmp_path, body, job=False).stdout) == 0
+
+
 def test_pytest_is_not_a_job_process(tmp_path):
     assert not is_job_process()
     with logged(tmp_path / "in_process.log"):
