@@ -1,5 +1,6 @@
-"""natcomp.rulelog: a finished job's process ends without the interpreter's teardown and keeps
-the memory its steps free, and only a job's (tests/test_errors.py covers the log's error line)."""
+"""natcomp.rulelog: a job's process starts its work with malloc and the garbage collector set
+for it and ends without the interpreter's teardown, and only a job's (tests/test_errors.py
+covers the log's error line)."""
 
 from __future__ import annotations
 

@@ -7,14 +7,14 @@ first, raised to the largest mapped block freed so far) is mapped from the kerne
 unmapped when freed, and free memory at the top of the heap beyond the trim threshold
 (twice the mmap threshold) is handed back at every free. So each step asks the kernel for
 the same memory again and pays a page fault for every 4 KiB page of it: a demo fairseq
-training spent 2.2 of its 21 CPU seconds in the kernel and had a million page faults.
+training spent 2.2 of its 22 CPU seconds in the kernel and had a million page faults.
 
 :func:`keep_freed_memory` fixes both thresholds: blocks up to 32 MiB come from the heap
 (glibc's own ceiling for its adaptive threshold on 64-bit systems), and up to 128 MiB of
 free heap top is kept. A process then holds at most that much freed memory beyond what it
-uses. Settings the user gave glibc (``MALLOC_MMAP_THRESHOLD_``, ``MALLOC_TRIM_THRESHOLD_``
-or a ``glibc.malloc`` tunable in ``GLIBC_TUNABLES``) are left as they are, and on a C
-library other than glibc nothing is changed. docs/performance.md has the measurements.
+uses. Settings the user gave glibc's malloc in the environment (:data:`USER_SETTINGS`, or
+a ``glibc.malloc`` tunable in ``GLIBC_TUNABLES``) are left as they are, and on a C library
+other than glibc nothing is changed. docs/performance.md has the measurements.
 """
 
 from __future__ import annotations

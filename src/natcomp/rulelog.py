@@ -69,9 +69,10 @@ def start_job_process() -> None:
 
     Importing torch and fairseq or transformers leaves 170,000 to 370,000 objects for the
     collector to track, and they live as long as the job; each full collection walked them
-    all again (eight in three epochs of a demo fairseq training: 0.86 s). ``gc.freeze`` moves them to the collector's
-    permanent generation, so a collection walks only what the job itself made; a cycle among
-    the frozen objects is left for the process's end, which comes with the job's."""
+    all again (eight in three epochs of a demo fairseq training: 0.86 s). ``gc.freeze``
+    moves them to the collector's permanent generation, so a collection walks only what the
+    job itself made; a cycle among the frozen objects is left for the process's end, which
+    comes with the job's."""
     keep_freed_memory()
     gc.freeze()
 
