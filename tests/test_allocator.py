@@ -41,6 +41,7 @@ def page_faults(prelude: str = "", env: dict | None = None) -> int:
 
 
 def without_malloc_settings() -> dict:
+    """This process's environment without any glibc malloc setting (glibc's defaults)."""
     return {name: value for name, value in os.environ.items() if not name.startswith(("MALLOC_", "GLIBC_TUNABLES"))}
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from natcomp.rulelog import is_job_process, logged
-from test_allocator import FAULT_PROBE, needs_glibc
+from test_allocator import FAULT_PROBE, needs_glibc, without_malloc_settings
 
 REPO = Path(__file__).resolve().parents[1]
 SCRIPTS = sorted((REPO / "workflow" / "scripts").rglob("*.py"))
@@ -106,7 +106,7 @@ def test_the_teardown_is_skipped_in_a_job_and_only_there(tmp_path):
 
 @needs_glibc
 def test_a_job_keeps_the_memory_its_steps_free_and_only_a_job(tmp_path, monkeypatch):
-    for name in [name for name in os.environ if name.startswith(("MALLOC_", "GLIBC_TUNABLES"))]:
+    for name in set(os.environ) - set(without_malloc_settings()):
         monkeypatch.delenv(name)
     job = run_job_script(tmp_path, FAULT_PROBE)
     other = run_job_script(tmp_path, FAULT_PROBE, job=False)
